@@ -1,0 +1,26 @@
+#!/bin/sh
+# Run the kernel's checkpatch.pl --strict over every patch of patches/series.
+# Exit 0 only if all are clean (an empty series is clean).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+tree=$top/build/linux
+[ -f "$tree/scripts/checkpatch.pl" ] || { echo "checkpatch.sh: no $tree: run make tree" >&2; exit 1; }
+list=$(grep -v '^[[:space:]]*#' "$top/patches/series" | awk 'NF {print $1}')
+if [ -z "$list" ]; then
+	echo "checkpatch.sh: patches/series is empty: nothing to check"
+	exit 0
+fi
+bad=0 n=0
+for p in $list; do
+	n=$((n + 1))
+	# From the tree's top so that checkpatch finds its data files and can
+	# check paths; --no-tree would lose the file existence checks.
+	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types "$top/patches/$p"); then
+		echo "checkpatch.sh: clean: $p"
+	else
+		echo "checkpatch.sh: NOT clean: $p"
+		bad=$((bad + 1))
+	fi
+done
+echo "checkpatch.sh: $((n - bad)) of $n patch(es) clean"
+[ $bad = 0 ]

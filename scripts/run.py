@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Boot one test kernel in QEMU and judge its console log.
+
+    scripts/run.py --arch x86_64                  boot build/obj-x86_64 + initramfs
+    scripts/run.py --arch i386 --append harness.only=boot --tee
+    scripts/run.py --parse build/logs/x86_64.log  judge an existing log only
+
+The log is written to build/logs/NAME.log (NAME defaults to ARCH).  Then:
+  * KTAP: every "KTAP version 1" document in the log is parsed (KUnit's from
+    the kernel and the guest scripts' from /init); leaf results are counted as
+    passed / failed / skipped, every plan "1..N" is checked against the
+    results that follow it, failures are named suite.case;
+  * console: oopses, BUGs, WARNINGs, sanitizer and lockdep reports, panics,
+    RCU stalls, soft lockups, hung tasks, kmemleak reports, backtraces;
+  * the guest must print "harness: guest done" (else hang, crash or timeout);
+  * every suite listed in tests/expected/ARCH.txt must have run.
+Prints one "FAIL: ..." line per problem and finally exactly one line
+"N passed, N failed[, N skipped]" in which every problem counts as failed.
+Exit status 0 only if nothing failed and at least one test passed.
+See tests/README.md.
+"""
+import argparse
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DONE_MARKER = 'harness: guest done'
+
+# "[    1.234567] " and, with CONFIG_PRINTK_CALLER, "[    1.234567][    T1] "
+TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\](?:\[\s*[TC]\d+\])? ?')
+
+CONSOLE_PROBLEMS = [(re.compile(p), label) for p, label in [
+    (r'Kernel panic', 'kernel panic'),
+    (r'general protection fault', 'general protection fault'),
+    (r'\bOops\b', 'oops'),
+    (r'\bKASAN\b', 'KASAN report'),
+    (r'\bUBSAN\b', 'UBSAN report'),
+    (r'soft lockup', 'soft lockup'),
+    (r'BUG:', 'BUG'),
+    (r'WARNING:', 'WARNING'),
+    (r'possible recursive locking|possible circular locking|'
+     r'inconsistent lock state|suspicious RCU usage|INFO: lockdep|'
+     r'possible irq lock inversion|lock held when returning|'
+     r'bad unlock balance', 'lockdep report'),
+    (r'RCU stall|self-detected stall|detected stalls? on|rcu: INFO', 'RCU stall'),
+    (r'hung_task|blocked for more than', 'hung task'),
+    (r'kmemleak: .*unreferenced object|unreferenced object 0x', 'kmemleak report'),
+    (r'Call Trace:', 'backtrace'),
+    (r'^harness: error:', 'harness error'),
+]]
+
+VERSION_RE = re.compile(r'^( *)K?TAP version \d+\s*$')
+NAME_RE = re.compile(r'^( *)# (?:Subtest|Suite): *(\S.*?)\s*$')
+PLAN_RE = re.compile(r'^( *)1\.\.(\d+)\s*(?:#.*)?$')
+RESULT_RE = re.compile(r'^( *)(ok|not ok) +(\d+)(?: +-)?(?: +([^#]*?))?\s*(?:#\s*(.*?))?\s*$')
+
+
+# ---------------------------------------------------------------- KTAP ---
+
+class Frame:
+    """One KTAP (sub)test list: version line, optional name, plan, results."""
+
+    def __init__(self, indent, lineno, name=None):
+        self.indent = indent
+        self.lineno = lineno
+        self.name = name
+        self.plan = None
+        self.results = []
+
+
+class Result:
+    def __init__(self, ok, number, name, directive, children, lineno):
+        self.ok = ok
+        self.number = number
+        self.name = name
+        self.directive = directive or ''
+        self.children = children    # Frame of the subtests, or None
+        self.lineno = lineno
+
+    @property
+    def skipped(self):
+        return self.directive.upper().startswith(('SKIP', 'TODO'))
+
+
+def parse_ktap(lines):
+    """lines: [(lineno, text)] of one output channel -> list of top-level Frames."""
+    docs, stack = [], []
+
+    def close_to(indent):
+        """Close the frames deeper than indent; return the last one closed."""
+        child = None
+        while stack and stack[-1].indent > indent:
+            child = stack.pop()
+        return child
+
+    for lineno, line in lines:
+        m = VERSION_RE.match(line)
+        if m:
+            indent = len(m.group(1))
+            if indent == 0 or not stack:
+                stack.clear()
+                stack.append(Frame(indent, lineno))
+                docs.append(stack[-1])
+            else:
+                close_to(indent - 1)
+                if not stack:
+                    continue
+                stack.append(Frame(indent, lineno))
+            continue
+        if not stack:
+            continue
+        m = NAME_RE.match(line)
+        if m:
+            indent, name = len(m.group(1)), m.group(2)
+            top = stack[-1]
+            if indent == top.indent and top.name is None and not top.results:
+                top.name = name
+            elif indent > top.indent:     # "# Subtest:" without a version line
+                stack.append(Frame(indent, lineno, name))
+            continue
+        m = PLAN_RE.match(line)
+        if m:
+            indent = len(m.group(1))
+            if indent > stack[-1].indent:
+                stack.append(Frame(indent, lineno))
+            if indent == stack[-1].indent and stack[-1].plan is None:
+                stack[-1].plan = int(m.group(2))
+            continue
+        m = RESULT_RE.match(line)
+        if m:
+            indent = len(m.group(1))
+            if indent < stack[0].indent:
+                continue
+            child = close_to(indent)
+            if stack and stack[-1].indent == indent:
+                stack[-1].results.append(Result(m.group(2) == 'ok', int(m.group(3)),
+                                                (m.group(4) or '').strip() or '?',
+                                                m.group(5), child, lineno))
+    return docs
+
+
+class Verdict:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+        self.skipped = 0
+        self.problems = []        # (message) each counted as one failure
+        self.suites = set()
+        self.leaves = []          # (status, path) of every leaf, for --verbose
+
+    def problem(self, msg):
+        self.failed += 1
+        self.problems.append(msg)
+
+
+def judge_frame(frame, path, verdict, top=False):
+    """Count the leaves below frame; return True if anything below failed."""
+    where = '.'.join(path) or '(top level)'
+    bad = False
+    if frame.plan is None:
+        if top:
+            verdict.problem(f'{where}: KTAP document without a plan (line {frame.lineno})')
+            bad = True
+    elif frame.plan != len(frame.results):
+        verdict.problem(f'{where}: planned {frame.plan} test(s) but {len(frame.results)} '
+                        f'reported (missing or extra results, line {frame.lineno})')
+        bad = True
+    for r in frame.results:
+        rpath = path + [r.name]
+        if len(rpath) == 1:
+            verdict.suites.add(r.name)
+        kids = r.children
+        if kids is not None and (kids.results or kids.plan):
+            sub_bad = judge_frame(kids, rpath, verdict)
+            if not r.ok and not r.skipped and not sub_bad:
+                verdict.problem(f'not ok {".".join(rpath)} (line {r.lineno})')
+                sub_bad = True
+            bad |= sub_bad
+        elif r.skipped:
+            verdict.skipped += 1
+            verdict.leaves.append(('skip', '.'.join(rpath)))
+        elif r.ok:
+            verdict.passed += 1
+            verdict.leaves.append(('ok', '.'.join(rpath)))
+        else:
+            verdict.leaves.append(('not ok', '.'.join(rpath)))
+            verdict.problem(f'not ok {".".join(rpath)} (line {r.lineno})')
+            bad = True
+    return bad
+
+
+# ------------------------------------------------------------- the log ---
+
+def split_channels(text):
+    """Separate kernel messages (timestamped) from guest userspace output.
+
+    KUnit writes through printk, the guest scripts write to /dev/console:
+    parsing the two streams separately keeps a module's KUnit document from
+    being mistaken for part of the script document that loaded the module.
+    A kernel message that broke into the middle of a userspace line is cut
+    out and the two halves of the userspace line are joined again.
+    """
+    kernel, user, pending = [], [], ''
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = raw.replace('\r', '')
+        m = TIMESTAMP.search(line)
+        if m:
+            if m.start() > 0:
+                pending += line[:m.start()]
+            kernel.append((lineno, line[m.end():]))
+        else:
+            user.append((lineno, pending + line))
+            pending = ''
+    if pending:
+        user.append((len(text.splitlines()), pending))
+    return kernel, user
+
+
+def judge_log(text, expected=(), timed_out=None):
+    verdict = Verdict()
+    kernel, user = split_channels(text)
+    for channel in (kernel, user):
+        for doc in parse_ktap(channel):
+            judge_frame(doc, [doc.name] if doc.name else [], verdict, top=True)
+            if doc.name:
+                verdict.suites.add(doc.name)
+    # Console problems: kernel messages (all lines if there are no timestamps)
+    # and the harness's own error lines.
+    checked = kernel if kernel else user
+    for lineno, line in checked + [u for u in user if u[1].startswith('harness: error:')]:
+        for pattern, label in CONSOLE_PROBLEMS:
+            if pattern.search(line):
+                verdict.problem(f'console: {label} (line {lineno}): {line.strip()}')
+                break
+    finished = any(line.strip() == DONE_MARKER for _, line in user)
+    if not finished:
+        why = f'timeout after {timed_out} s' if timed_out else 'no "' + DONE_MARKER + '" line'
+        verdict.problem(f'guest did not finish ({why}: hang, crash or panic)')
+    for suite in expected:
+        if suite not in verdict.suites:
+            verdict.problem(f'expected suite {suite} did not run')
+    if verdict.passed == 0 and verdict.failed == 0:
+        verdict.problem('no test passed')
+    return verdict
+
+
+def read_expected(path):
+    if not path:
+        return []
+    with open(path) as f:
+        return [ln.split('#')[0].strip() for ln in f if ln.split('#')[0].strip()]
+
+
+# ---------------------------------------------------------------- QEMU ---
+
+def qemu_command(arch, kernel, initrd, append):
+    accel = os.environ.get('ACCEL', 'tcg')
+    if accel == 'kvm':
+        accel_args = ['-accel', 'kvm', '-cpu', 'host']
+    else:
+        accel_args = ['-accel', 'tcg,thread=multi', '-cpu', 'max']
+    binary = {'x86_64': 'qemu-system-x86_64', 'i386': 'qemu-system-i386'}[arch]
+    cmdline = 'console=ttyS0 tsc=reliable panic=-1 ' + append
+    return [binary, *accel_args, '-smp', os.environ.get('SMP', '4'),
+            '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot',
+            '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip()]
+
+
+def boot(cmd, log_path, timeout, tee):
+    """Run QEMU with its console into log_path; return seconds on timeout, else None."""
+    os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    with open(log_path, 'wb') as log:
+        log.write(('# ' + ' '.join(cmd) + '\n').encode())
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+        def pump():
+            for chunk in iter(lambda: proc.stdout.read1(65536), b''):
+                log.write(chunk)
+                log.flush()
+                if tee:
+                    sys.stdout.buffer.write(chunk)
+                    sys.stdout.flush()
+
+        reader = threading.Thread(target=pump, daemon=True)
+        reader.start()
+        try:
+            proc.wait(timeout=timeout)
+            timed_out = None
+        except subprocess.TimeoutExpired:
+            timed_out = timeout
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(proc.pid, sig)
+                    proc.wait(timeout=5)
+                    break
+                except (subprocess.TimeoutExpired, ProcessLookupError):
+                    continue
+        reader.join(timeout=5)
+        if timed_out:
+            log.write(f'\n# run.py: timeout after {timeout} s, QEMU killed\n'.encode())
+    return timed_out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--arch', default='x86_64', choices=['x86_64', 'i386'])
+    ap.add_argument('--kernel', help='default build/obj-ARCH/arch/x86/boot/bzImage')
+    ap.add_argument('--initrd', help='default build/initramfs-ARCH.cpio.gz')
+    ap.add_argument('--append', default='', help='extra kernel command line')
+    ap.add_argument('--timeout', type=int, default=int(os.environ.get('TIMEOUT', 300)),
+                    help='seconds before QEMU is killed (default $TIMEOUT or 300)')
+    ap.add_argument('--name', help='log name: build/logs/NAME.log (default ARCH)')
+    ap.add_argument('--expect', help='file of suites that must run (default '
+                    'tests/expected/ARCH.txt if present; "none" for no check)')
+    ap.add_argument('--tee', action='store_true', default=bool(os.environ.get('TEE')),
+                    help='also copy the console to stdout (default $TEE)')
+    ap.add_argument('--parse', metavar='LOG', help='do not boot; judge an existing log')
+    ap.add_argument('-v', '--verbose', action='store_true', help='list every test result')
+    args = ap.parse_args()
+
+    expect = args.expect
+    if expect is None:
+        default = os.path.join(TOP, 'tests', 'expected', args.arch + '.txt')
+        expect = default if os.path.exists(default) and not args.parse else None
+    expected = read_expected(None if expect == 'none' else expect)
+
+    timed_out = None
+    if args.parse:
+        log_path = args.parse
+    else:
+        obj = os.path.join(TOP, 'build', 'obj-' + args.arch)
+        kernel = args.kernel or os.path.join(obj, 'arch', 'x86', 'boot', 'bzImage')
+        initrd = args.initrd or os.path.join(TOP, 'build', f'initramfs-{args.arch}.cpio.gz')
+        for f in (kernel, initrd):
+            if not os.path.exists(f):
+                sys.exit(f'run.py: {f} missing (build it first: make kernel / scripts/test.sh)')
+        log_path = os.path.join(TOP, 'build', 'logs', (args.name or args.arch) + '.log')
+        cmd = qemu_command(args.arch, kernel, initrd, args.append)
+        print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}'
+              f'{", " + args.append if args.append else ""}), log: '
+              f'{os.path.relpath(log_path)}', flush=True)
+        start = time.monotonic()
+        timed_out = boot(cmd, log_path, args.timeout, args.tee)
+        print(f'run.py: guest ran {time.monotonic() - start:.1f} s'
+              f'{" (killed at timeout)" if timed_out else ""}', flush=True)
+
+    with open(log_path, 'rb') as f:
+        text = f.read().decode('utf-8', 'replace')
+    v = judge_log(text, expected, timed_out)
+    if args.verbose:
+        for status, path in v.leaves:
+            print(f'{status} {path}')
+    for msg in v.problems:
+        print('FAIL: ' + msg)
+    summary = f'{v.passed} passed, {v.failed} failed'
+    if v.skipped:
+        summary += f', {v.skipped} skipped'
+    print(summary)
+    return 0 if v.failed == 0 and v.passed > 0 else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Install what building and testing need on Debian 12, and nothing if all
+# of it is already there (no apt-get run then).  As root, or via sudo.
+set -eu
+pkgs="build-essential bc bison flex libelf-dev libssl-dev perl git xz-utils
+      linux-source-6.12 python3 qemu-system-x86 busybox-static cpio kmod gzip
+      trace-cmd blktrace"
+missing=
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "setup.sh: installing:$missing"
+sudo=
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null || { echo "setup.sh: need root (or sudo) to install:$missing" >&2; exit 1; }
+	sudo=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $missing

@@ -1,0 +1,58 @@
+#!/bin/sh
+# scripts/test.sh [ARCH...]: everything "make test" does, for x86_64 and i386
+# by default: setup, tree, build, boot + tests (scripts/run.py), harness
+# self-tests (scripts/selftest.sh).  Each step ends with a line
+# "LABEL: N passed, N failed[, N skipped]"; the last line of all is the bare
+# sum "N passed, N failed[, N skipped]".  Exit 0 only if nothing failed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+archs=${*:-x86_64 i386}
+P=0 F=0 S=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# step LABEL CMD...: run CMD (its last line must be a summary), show its
+# output, print the summary prefixed with LABEL, add it to the totals.
+step() {
+	label=$1
+	shift
+	{ "$@" 2>&1; echo "rc=$?" >"$tmp/rc"; } | tee "$tmp/out" | sed '$d'
+	line=$(tail -n 1 "$tmp/out")
+	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+	s=$(echo "$line" | sed -n 's/.* failed, \([0-9]*\) skipped$/\1/p')
+	if [ -z "$p" ]; then
+		echo "$line"
+		p=0 f=1 line="0 passed, 1 failed (no summary: $label crashed?)"
+	elif [ "$f" = 0 ] && [ "$(cat "$tmp/rc")" != rc=0 ]; then
+		f=1 line="$line (but exit status $(cat "$tmp/rc"))"
+	fi
+	echo "$label: $line"
+	P=$((P + p)) F=$((F + f)) S=$((S + ${s:-0}))
+}
+total() {
+	if [ $S != 0 ]; then echo "$P passed, $F failed, $S skipped"
+	else echo "$P passed, $F failed"; fi
+	[ $F = 0 ]
+	exit
+}
+broken() { echo "$1: 0 passed, 1 failed ($2)"; F=$((F + 1)); }
+
+sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
+sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
+for arch in $archs; do
+	start=$(date +%s)
+	if ! sh scripts/build.sh "$arch"; then
+		broken "$arch" "kernel build failed"
+		continue
+	fi
+	echo "test.sh: $arch build step took $(($(date +%s) - start)) s"
+	if ! sh tests/mkinitramfs.sh "$arch" "build/obj-$arch" "build/initramfs-$arch.cpio.gz"; then
+		broken "$arch" "initramfs failed"
+		continue
+	fi
+	step "$arch" python3 scripts/run.py --arch "$arch"
+	step "selftest-$arch" sh scripts/selftest.sh "$arch"
+done
+total

@@ -1,0 +1,79 @@
+# KTAP helpers for guest test scripts (POSIX sh, sourced: . /tests/ktap.sh).
+#
+#   ktap_begin SUITE N        print the document header and the plan 1..N
+#   ktap_ok NAME              result: pass
+#   ktap_fail NAME [WHY]      result: fail (WHY becomes a "# " diagnostic)
+#   ktap_skip NAME REASON     result: skip ("ok N NAME # SKIP REASON")
+#   ktap_check NAME CMD...    run CMD; pass if it exits 0, else fail and
+#                             show its output as diagnostics
+#   ktap_diag TEXT            a "# TEXT" diagnostic line
+#   ktap_end                  print a "# SUITE: pass:.. fail:.. skip:.." line
+#
+# One script = one top-level KTAP document (see tests/README.md):
+#   KTAP version 1
+#   # Suite: SUITE
+#   1..N
+#   ok 1 case_name
+#   not ok 2 other_case
+#   ok 3 third_case # SKIP reason
+# Every line is written with a single printf so that it reaches the console
+# in one write.  Case names must not contain '#'; use_underscores.
+
+ktap_n=0
+ktap_pass=0
+ktap_failed=0
+ktap_skipped=0
+ktap_suite=
+
+ktap_begin() {
+	ktap_suite=$1
+	ktap_n=0 ktap_pass=0 ktap_failed=0 ktap_skipped=0
+	printf 'KTAP version 1\n'
+	printf '# Suite: %s\n' "$1"
+	printf '1..%s\n' "$2"
+}
+
+ktap_diag() {
+	printf '# %s\n' "$*"
+}
+
+ktap_ok() {
+	ktap_n=$((ktap_n + 1)) ktap_pass=$((ktap_pass + 1))
+	printf 'ok %d %s\n' "$ktap_n" "$1"
+}
+
+ktap_fail() {
+	[ $# -gt 1 ] && ktap_diag "$1: $2"
+	ktap_n=$((ktap_n + 1)) ktap_failed=$((ktap_failed + 1))
+	printf 'not ok %d %s\n' "$ktap_n" "$1"
+}
+
+ktap_skip() {
+	ktap_n=$((ktap_n + 1)) ktap_skipped=$((ktap_skipped + 1))
+	printf 'ok %d %s # SKIP %s\n' "$ktap_n" "$1" "${2:-skipped}"
+}
+
+ktap_check() {
+	_name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ktap_ok "$_name"
+	else
+		_rc=$?
+		printf '%s\n' "$_out" | while IFS= read -r _l; do printf '# %s\n' "$_l"; done
+		ktap_fail "$_name" "'$*' exited $_rc"
+	fi
+}
+
+ktap_end() {
+	printf '# %s: pass:%d fail:%d skip:%d total:%d\n' "$ktap_suite" \
+		"$ktap_pass" "$ktap_failed" "$ktap_skipped" "$ktap_n"
+}
+
+# harness_arg NAME: value of harness.NAME=... on the kernel command line.
+harness_arg() {
+	for _a in $(cat /proc/cmdline); do
+		case $_a in "harness.$1="*) printf '%s\n' "${_a#*=}"; return 0 ;; esac
+	done
+	return 1
+}
