@@ -1,0 +1,60 @@
+#!/bin/sh
+# Configure and build one kernel: scripts/build.sh ARCH [VARIANT]
+#   ARCH     x86_64 | i386
+#   VARIANT  optional extra fragment configs/VARIANT.config (e.g. debug)
+# Objects go to build/obj-ARCH[-VARIANT]; the config is regenerated only
+# when a fragment changes, so a second run with nothing changed is a no-op.
+# KSRC / KOBJ override the source tree and the object dir (scripts/bisect.sh).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+arch=${1:?usage: build.sh ARCH [VARIANT]}
+variant=${2:-}
+src=${KSRC:-$top/build/linux}
+obj=${KOBJ:-$top/build/obj-$arch${variant:+-$variant}}
+jobs=$(nproc)
+
+case $arch in
+x86_64|i386) image=arch/x86/boot/bzImage ;;
+*) echo "build.sh: unknown ARCH $arch" >&2; exit 1 ;;
+esac
+frags="$top/configs/base.config $top/configs/$arch.config"
+[ -n "$variant" ] && frags="$frags $top/configs/$variant.config"
+for f in $frags; do [ -f "$f" ] || { echo "build.sh: missing $f" >&2; exit 1; }; done
+
+mkdir -p "$obj"
+want=$(cat $frags | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$obj/.frag-hash" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config" ]; then
+	echo "build.sh: configuring $arch${variant:+ ($variant)}"
+	make -s -C "$src" O="$obj" ARCH="$arch" tinyconfig >/dev/null
+	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
+	make -s -C "$src" O="$obj" ARCH="$arch" olddefconfig >/dev/null
+	# Every option a fragment asks for must survive olddefconfig.
+	bad=0
+	for line in $(cat $frags | grep -E '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' | tr ' ' '@'); do
+		line=$(echo "$line" | tr '@' ' ')
+		case $line in
+		"# "*) sym=${line#\# }; sym=${sym%% *}
+			if grep -q "^$sym=[ym]" "$obj/.config"; then echo "build.sh: $sym should be unset" >&2; bad=1; fi ;;
+		*=n) sym=${line%%=*}
+			if grep -q "^$sym=[ym]" "$obj/.config"; then echo "build.sh: $sym should be n" >&2; bad=1; fi ;;
+		*) if ! grep -qx "$line" "$obj/.config"; then
+			echo "build.sh: $line did not survive olddefconfig (dependency missing?)" >&2; bad=1; fi ;;
+		esac
+	done
+	[ $bad = 0 ] || exit 1
+	echo "$want" > "$obj/.frag-hash"
+fi
+
+echo "build.sh: building $arch${variant:+ ($variant)} in ${obj#$top/}"
+make -s -C "$src" O="$obj" ARCH="$arch" -j"$jobs" bzImage modules
+make -s -C "$src" O="$obj" ARCH="$arch" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
+# Out-of-tree test modules.
+for d in "$top"/tests/modules/*/; do
+	[ -f "$d/Makefile" ] || [ -f "$d/Kbuild" ] || continue
+	ext=$obj/ext/$(basename "$d")
+	mkdir -p "$ext"
+	# Build a copy so that per-arch objects never land in the checkout.
+	cp -p "$d"/* "$ext"/
+	make -s -C "$obj" ARCH="$arch" M="$ext" modules
+done
+echo "build.sh: $(cat "$obj/include/config/kernel.release") ready: ${obj#$top/}/$image"
