@@ -12,7 +12,7 @@ arch=${1:-x86_64}
 src=$top/build/linux
 wt=$top/build/bisect
 obj=$top/build/obj-bisect${1:+-$arch}
-patches=${PATCHES:-$top/patches}
+patches=$(cd "${PATCHES:-$top/patches}" && pwd)
 logs=$top/build/logs
 GIT="git -C $wt -c user.name=kbuild -c user.email=kbuild@localhost"
 

@@ -1,11 +1,13 @@
 #!/bin/sh
 # Run the kernel's checkpatch.pl --strict over every patch of patches/series.
 # Exit 0 only if all are clean (an empty series is clean).
+# PATCHES=DIR checks another series directory.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
+patches=$(cd "${PATCHES:-$top/patches}" && pwd)
 [ -f "$tree/scripts/checkpatch.pl" ] || { echo "checkpatch.sh: no $tree: run make tree" >&2; exit 1; }
-list=$(grep -v '^[[:space:]]*#' "$top/patches/series" | awk 'NF {print $1}')
+list=$(grep -v '^[[:space:]]*#' "$patches/series" | awk 'NF {print $1}')
 if [ -z "$list" ]; then
 	echo "checkpatch.sh: patches/series is empty: nothing to check"
 	exit 0
@@ -15,7 +17,7 @@ for p in $list; do
 	n=$((n + 1))
 	# From the tree's top so that checkpatch finds its data files and can
 	# check paths; --no-tree would lose the file existence checks.
-	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types "$top/patches/$p"); then
+	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types "$patches/$p"); then
 		echo "checkpatch.sh: clean: $p"
 	else
 		echo "checkpatch.sh: NOT clean: $p"

@@ -33,6 +33,8 @@ DONE_MARKER = 'harness: guest done'
 
 # "[    1.234567] " and, with CONFIG_PRINTK_CALLER, "[    1.234567][    T1] "
 TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\](?:\[\s*[TC]\d+\])? ?')
+# Terminal control sequences (the firmware clears the screen before Linux).
+ESCAPE = re.compile(r'\x1b(?:\[[0-9;?]*[ -/]*[@-~]|[@-Z\\-_c])')
 
 CONSOLE_PROBLEMS = [(re.compile(p), label) for p, label in [
     (r'Kernel panic', 'kernel panic'),
@@ -207,7 +209,7 @@ def split_channels(text):
     """
     kernel, user, pending = [], [], ''
     for lineno, raw in enumerate(text.splitlines(), 1):
-        line = raw.replace('\r', '')
+        line = ESCAPE.sub('', raw.replace('\r', ''))
         m = TIMESTAMP.search(line)
         if m:
             if m.start() > 0:
@@ -267,7 +269,7 @@ def qemu_command(arch, kernel, initrd, append):
     binary = {'x86_64': 'qemu-system-x86_64', 'i386': 'qemu-system-i386'}[arch]
     cmdline = 'console=ttyS0 tsc=reliable panic=-1 ' + append
     return [binary, *accel_args, '-smp', os.environ.get('SMP', '4'),
-            '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot',
+            '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
             '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip()]
 
 
