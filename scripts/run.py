@@ -282,12 +282,21 @@ def boot(cmd, log_path, timeout, tee):
                                 stderr=subprocess.STDOUT, start_new_session=True)
 
         def pump():
+            pending, show = b'', tee
             for chunk in iter(lambda: proc.stdout.read1(65536), b''):
                 log.write(chunk)
                 log.flush()
-                if tee:
-                    sys.stdout.buffer.write(chunk)
-                    sys.stdout.flush()
+                if show:    # whole lines, without the firmware's screen clearing
+                    pending += chunk
+                    lines, _, pending = pending.rpartition(b'\n')
+                    if lines:
+                        try:
+                            sys.stdout.write(ESCAPE.sub('', (lines + b'\n').decode('utf-8', 'replace')))
+                            sys.stdout.flush()
+                        except BrokenPipeError:
+                            show = False
+            if show and pending:
+                sys.stdout.write(ESCAPE.sub('', pending.decode('utf-8', 'replace')) + '\n')
 
         reader = threading.Thread(target=pump, daemon=True)
         reader.start()
