@@ -5,7 +5,9 @@
 # only read), start from the pristine tag, build it, then apply the patches
 # one at a time and rebuild incrementally in build/obj-bisect after each.
 # Stops at and names the first patch that does not apply or breaks the
-# build.  PATCHES=DIR checks another series directory.
+# build.  Only the kernel and its in-tree modules are built: the test
+# modules in tests/modules/ may need the whole series (make test builds
+# them).  PATCHES=DIR checks another series directory.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:-x86_64}
@@ -34,7 +36,7 @@ $GIT clean -q -fdx
 
 build() {
 	log=$logs/bisect-$1.log
-	if KSRC=$wt KOBJ=$obj sh "$top/scripts/build.sh" "$arch" >"$log" 2>&1; then
+	if SKIP_EXT=1 KSRC=$wt KOBJ=$obj sh "$top/scripts/build.sh" "$arch" >"$log" 2>&1; then
 		echo "bisect.sh: ok: $2"
 	else
 		tail -n 30 "$log" >&2

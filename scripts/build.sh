@@ -48,8 +48,10 @@ fi
 echo "build.sh: building $arch${variant:+ ($variant)} in ${obj#$top/}"
 make -s -C "$src" O="$obj" ARCH="$arch" -j"$jobs" bzImage modules
 make -s -C "$src" O="$obj" ARCH="$arch" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
-# Out-of-tree test modules.
+# Out-of-tree test modules (SKIP_EXT=1: none, as for scripts/bisect.sh, since
+# they may need the whole series).
 for d in "$top"/tests/modules/*/; do
+	[ -z "${SKIP_EXT:-}" ] || break
 	[ -f "$d/Makefile" ] || [ -f "$d/Kbuild" ] || continue
 	ext=$obj/ext/$(basename "$d")
 	mkdir -p "$ext"
