@@ -1,0 +1,46 @@
+#!/bin/sh
+# Immediate values in modules (tests/modules/imm_provider, imm_consumer):
+# a module's sites take the current value at load, follow later updates,
+# survive unload/reload, and read a variable exported by another module.
+. /tests/ktap.sh
+
+m=/lib/test-modules
+p=/sys/module/imm_provider/parameters
+c=/sys/module/imm_consumer/parameters
+
+expect() { # NAME FILE VALUE
+	_got=$(cat "$2" 2>&1)
+	if [ "$_got" = "$3" ]; then ktap_ok "$1"; else ktap_fail "$1" "$2: got '$_got', want '$3'"; fi
+}
+
+sites_ok() { # NAME: every patched site of both variables matches its value
+	_s=$(cat $c/sites_ok 2>&1)
+	case $_s in
+	generic) ktap_skip "$1" "generic immediate values" ;;
+	*bad=0) case $_s in *mov=0*) ktap_fail "$1" "no site found: $_s" ;; *) ktap_ok "$1" ;; esac ;;
+	*) ktap_fail "$1" "$_s" ;;
+	esac
+}
+
+ktap_begin immediate_modules 20
+ktap_check provider_load insmod $m/imm_provider.ko
+expect provider_initial $p/value 5
+ktap_check provider_set_before_consumer sh -c "echo 42 > $p/value"
+ktap_check consumer_load insmod $m/imm_consumer.ko
+expect consumer_sees_value_set_before_load $c/read 42
+expect consumer_init_text_site $c/init_read 42
+sites_ok consumer_sites_match
+ktap_check provider_update_while_loaded sh -c "echo -123456 > $p/value"
+expect consumer_follows_update $c/read -123456
+expect provider_reads_update $p/value -123456
+expect consumer_local_initial $c/local -7
+ktap_check consumer_local_set sh -c "echo 0 > $c/local"
+expect consumer_local_if_false $c/local_if 0
+ktap_check consumer_local_set_big sh -c "echo 1099511627776 > $c/local || echo 65536 > $c/local"
+expect consumer_local_if_true $c/local_if 1
+sites_ok consumer_sites_match_after_updates
+ktap_check consumer_unload rmmod imm_consumer
+ktap_check provider_update_without_consumer sh -c "echo 77 > $p/value"
+ktap_check consumer_reload sh -c "insmod $m/imm_consumer.ko && test \$(cat $c/read) = 77 && test \$(cat $c/local) = -7"
+ktap_check unload_all sh -c "rmmod imm_consumer && rmmod imm_provider"
+ktap_end
