@@ -265,9 +265,14 @@ def qemu_command(arch, kernel, initrd, append):
     if accel == 'kvm':
         accel_args = ['-accel', 'kvm', '-cpu', 'host']
     else:
-        accel_args = ['-accel', 'tcg,thread=multi', '-cpu', 'max']
+        # The 32-bit kernel warns that QEMU's AMD-flavoured "max" CPU is
+        # "not suitable for SMP" (amd_k7_smp_check): present it as Intel.
+        cpu = 'max,vendor=GenuineIntel' if arch == 'i386' else 'max'
+        accel_args = ['-accel', 'tcg,thread=multi', '-cpu', cpu]
     binary = {'x86_64': 'qemu-system-x86_64', 'i386': 'qemu-system-i386'}[arch]
-    cmdline = 'console=ttyS0 tsc=reliable panic=-1 ' + append
+    # immediate_test_early: value the immediate KUnit suite sets from an
+    # early_param() handler, to test immediate_set_early().
+    cmdline = 'console=ttyS0 tsc=reliable panic=-1 immediate_test_early=1234 ' + append
     return [binary, *accel_args, '-smp', os.environ.get('SMP', '4'),
             '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
             '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip()]
