@@ -100,10 +100,10 @@ static int sites_get(char *buf, const struct kernel_param *kp)
 	struct sites s = { .want = (unsigned int)_immediate_read(&imm_provider_var),
 			   .mask = 0xffffffffUL };
 
-	immediate_for_each_site(&imm_provider_var.value, check_site, &s);
+	immediate_visit_sites(&imm_provider_var.value, check_site, &s);
 	s.want = _immediate_read(&imm_local);
 	s.mask = ~0UL;
-	immediate_for_each_site(&imm_local.value, check_site, &s);
+	immediate_visit_sites(&imm_local.value, check_site, &s);
 	return sysfs_emit(buf, "mov=%d jump=%d bad=%d\n", s.mov, s.jump, s.bad);
 }
 #else
