@@ -2,6 +2,8 @@
 # Run the kernel's checkpatch.pl --strict over every patch of patches/series.
 # Exit 0 only if all are clean (an empty series is clean).
 # PATCHES=DIR checks another series directory.
+# DIR/checkpatch-exceptions: "PATCH TYPE[,TYPE...]" lines, message types to
+# ignore for that patch; each must be justified in the patch's changelog.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
@@ -17,8 +19,10 @@ for p in $list; do
 	n=$((n + 1))
 	# From the tree's top so that checkpatch finds its data files and can
 	# check paths; --no-tree would lose the file existence checks.
-	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types "$patches/$p"); then
-		echo "checkpatch.sh: clean: $p"
+	ign=$(awk -v p="$p" '$1 == p {print $2}' "$patches/checkpatch-exceptions" 2>/dev/null)
+	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types \
+		${ign:+--ignore "$ign"} "$patches/$p"); then
+		echo "checkpatch.sh: clean: $p${ign:+ (ignoring $ign, see its changelog)}"
 	else
 		echo "checkpatch.sh: NOT clean: $p"
 		bad=$((bad + 1))

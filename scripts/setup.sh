@@ -4,7 +4,7 @@
 set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev perl git xz-utils
       linux-source-6.12 python3 qemu-system-x86 busybox-static cpio kmod gzip
-      trace-cmd blktrace"
+      trace-cmd blktrace python3-ply"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
