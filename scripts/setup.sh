@@ -4,7 +4,8 @@
 set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev perl git xz-utils
       linux-source-6.12 python3 qemu-system-x86 busybox-static cpio kmod gzip
-      trace-cmd blktrace python3-ply"
+      trace-cmd blktrace python3-ply gcc-aarch64-linux-gnu qemu-system-arm
+      gnuplot-nox sparse clang"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
@@ -18,6 +19,6 @@ if [ "$(id -u)" != 0 ]; then
 	sudo=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q
+$sudo apt-get -o DPkg::Lock::Timeout=900 update -q
 # shellcheck disable=SC2086
-$sudo apt-get install -y -q --no-install-recommends $missing
+$sudo apt-get -o DPkg::Lock::Timeout=900 install -y -q --no-install-recommends $missing
