@@ -9,6 +9,9 @@
 #   /lib/modules/VERSION/       in-tree modules from OBJDIR/mods (depmod'ed)
 #   /lib/test-modules/*.ko      out-of-tree modules from OBJDIR/ext/*/
 #   /dev/console                so that /init has a console from the start
+#   /usr/bin/TOOL + its libs    x86_64 only: the host's programs named in
+#                               tests/guest-tools (blktrace, trace-cmd, ...),
+#                               with the shared libraries ldd lists for them
 # The archive is written with the kernel's own usr/gen_init_cpio, so no
 # root privileges are needed for the device node.  OUT is only rewritten
 # when its content changes.
@@ -86,6 +89,22 @@ list=$stage/list
 	for f in "$top"/tests/guest/*.sh; do
 		echo "file /tests/$(basename "$f") $f 0755 0 0"
 	done
+	# Host programs only run in a guest of the host's architecture; the
+	# scripts that use them skip (with a reason) where they are missing.
+	if [ "$arch" = x86_64 ]; then
+		grep -v '^[[:space:]]*#' "$top/tests/guest-tools" | awk 'NF {print $1}' | while read -r t; do
+			path=$(command -v "$t") || die "guest tool $t missing on the host (make setup)"
+			echo "file /usr/bin/$t $path 0755 0 0"
+			ldd "$path" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
+		done | sort -u | while read -r l; do
+			case $l in
+			file*) echo "$l" ;;
+			*) d=$(dirname "$l")
+			   echo "dir $d 0755 0 0"
+			   echo "file $l $(readlink -f "$l") 0755 0 0" ;;
+			esac
+		done | awk '!seen[$0]++'
+	fi
 	(cd "$stage" && find lib -mindepth 1 | sort) | while read -r p; do
 		if [ -d "$stage/$p" ]; then echo "dir /$p 0755 0 0"
 		else echo "file /$p $stage/$p 0644 0 0"; fi
