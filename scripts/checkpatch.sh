@@ -5,6 +5,9 @@
 # DIR/checkpatch-exceptions: "PATCH TYPE[,TYPE...]" lines, message types to
 # ignore for that patch; each must be justified in the patch's changelog.
 set -eu
+# checkpatch runs scripts/spdxcheck.py with "python3": Debian's, which has
+# python3-ply and python3-git (setup.sh), not one a PATH may put first.
+PATH=/usr/bin:$PATH
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$top/build/linux
 patches=$(cd "${PATCHES:-$top/patches}" && pwd)

@@ -4,7 +4,7 @@
 set -eu
 pkgs="build-essential bc bison flex libelf-dev libssl-dev perl git xz-utils
       linux-source-6.12 python3 qemu-system-x86 busybox-static cpio kmod gzip
-      trace-cmd blktrace python3-ply gcc-aarch64-linux-gnu qemu-system-arm
+      trace-cmd blktrace python3-ply python3-git gcc-aarch64-linux-gnu qemu-system-arm
       gnuplot-nox sparse clang"
 missing=
 for p in $pkgs; do
