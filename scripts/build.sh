@@ -30,7 +30,12 @@ if [ "$(cat "$obj/.frag-hash" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config
 	make -s -C "$src" O="$obj" ARCH="$arch" olddefconfig >/dev/null
 	# Every option a fragment asks for must survive olddefconfig.
 	bad=0
-	for line in $(cat $frags | grep -E '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' | tr ' ' '@'); do
+	# (A later fragment overrides an earlier one: only the last line of a
+	# symbol counts.)
+	for line in $(cat $frags | grep -E '^(CONFIG_[A-Z0-9_]+=|# CONFIG_[A-Z0-9_]+ is not set)' |
+		awk '{ s = $1 == "#" ? $2 : substr($0, 1, index($0, "=") - 1); last[s] = $0; order[NR] = s }
+		     END { for (i = 1; i <= NR; i++) if (order[i] in last) { print last[order[i]]; delete last[order[i]] } }' |
+		tr ' ' '@'); do
 		line=$(echo "$line" | tr '@' ' ')
 		case $line in
 		"# "*) sym=${line#\# }; sym=${sym%% *}

@@ -39,6 +39,19 @@ total() {
 }
 broken() { echo "$1: 0 passed, 1 failed ($2)"; F=$((F + 1)); }
 
+# nomarkers ARCH: the series with its options off (configs/nomarkers.config)
+# must build and boot, and the immediate values suite must pass on the
+# generic implementation.  No test modules: they need markers.
+nomarkers() {
+	v=$1-nomarkers
+	SKIP_EXT=1 sh scripts/build.sh "$1" nomarkers || { broken "$v" "kernel build failed"; return; }
+	sh tests/mkinitramfs.sh "$1" "build/obj-$v" "build/initramfs-$v.cpio.gz" ||
+		{ broken "$v" "initramfs failed"; return; }
+	step "$v" python3 scripts/run.py --arch "$1" --name "$v" \
+		--kernel "build/obj-$v/arch/x86/boot/bzImage" --initrd "build/initramfs-$v.cpio.gz" \
+		--append harness.only=boot --expect tests/expected/nomarkers.txt
+}
+
 sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
 for arch in $archs; do
@@ -52,7 +65,9 @@ for arch in $archs; do
 		broken "$arch" "initramfs failed"
 		continue
 	fi
+	step "disasm-$arch" python3 scripts/disasm-check.py "$arch"
 	step "$arch" python3 scripts/run.py --arch "$arch"
 	step "selftest-$arch" sh scripts/selftest.sh "$arch"
+	[ "$arch" = x86_64 ] && [ -z "${NO_NOMARKERS:-}" ] && nomarkers "$arch"
 done
 total

@@ -6,6 +6,11 @@
  * to /sys/module/marker_site/parameters/fire; marker_site_mismatch ("%d")
  * is fired with them, marker_probe expects it with another format;
  * marker_site_init and marker_site_exit fire in module init and exit.
+ *
+ * marker_site_dormant() and marker_site_dormant_load() are what the host's
+ * scripts/disasm-check.py reads in the built object: the same marker
+ * placed with trace_mark() (no data load while disabled) and with
+ * _trace_mark() (a memory read of the state, the check's counter-proof).
  */
 #include <linux/marker.h>
 #include <linux/module.h>
@@ -27,6 +32,16 @@ static noinline void marker_site_fire_two(int i)
 	trace_mark(marker_site_noargs, MARK_NOARGS);
 }
 
+static noinline void marker_site_dormant(int i)
+{
+	trace_mark(marker_site_disasm, "%d", i);
+}
+
+static noinline void marker_site_dormant_load(int i)
+{
+	_trace_mark(marker_site_disasm_load, "%d", i);
+}
+
 static int marker_site_set_fire(const char *val, const struct kernel_param *kp)
 {
 	unsigned int i, n;
@@ -38,6 +53,8 @@ static int marker_site_set_fire(const char *val, const struct kernel_param *kp)
 	for (i = 0; i < n; i++) {
 		marker_site_fire_one(i);
 		marker_site_fire_two(i);
+		marker_site_dormant(i);
+		marker_site_dormant_load(i);
 		fired++;
 	}
 	return 0;

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""Check in the built code that a disabled marker costs no data load.
+
+scripts/disasm-check.py ARCH [OBJDIR]
+
+Reads tests/modules/marker_site's object (build/obj-ARCH/ext/marker_site/
+marker_site.o) with objdump and follows the path a disabled marker takes
+through two functions that differ only in how the marker is placed:
+
+  marker_site_dormant()       trace_mark():  expected: no data load, no
+                              conditional branch, and a 5-byte NOP that the
+                              module's __immediate_jump table records;
+  marker_site_dormant_load()  _trace_mark(): expected: a load of the state
+                              and a conditional branch (the counter-proof
+                              that the check sees a load where one is).
+
+Prints KTAP and a last line "N passed, N failed[, N skipped]".
+"""
+import os
+import re
+import subprocess
+import sys
+
+STACK = re.compile(r"\((%[er]sp|%[er]bp)[,)]")
+MEM = re.compile(r"\(%")
+BRANCH_RELOCS = ("PLT32", "R_X86_64_PC32", "R_386_PC32", "R_386_PLT32")
+
+
+def objdump(*args):
+    return subprocess.run(["objdump", *args], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def functions(path):
+    """{name: [(offset, mnemonic, operands, [relocs])]} of .text."""
+    funcs, cur, insns = {}, None, None
+    for line in objdump("-dr", "--no-show-raw-insn", "-j", ".text", path).splitlines():
+        m = re.match(r"^([0-9a-f]+) <([^>]+)>:$", line)
+        if m:
+            cur = m.group(2)
+            insns = funcs.setdefault(cur, [])
+            continue
+        if insns is None:
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\s+(R_\S+)\s+(\S+)", line)
+        if m:
+            if insns:
+                insns[-1][3].append((m.group(2), m.group(3)))
+            continue
+        m = re.match(r"^\s+([0-9a-f]+):\s+(\S+)\s*(.*)$", line)
+        if m:
+            insns.append((int(m.group(1), 16), m.group(2), m.group(3).strip(), []))
+    return funcs
+
+
+def symbols(path):
+    syms = {}
+    for line in objdump("-t", path).splitlines():
+        f = line.split()
+        if len(f) >= 6 and f[3] == ".text":
+            syms[f[-1]] = int(f[0], 16)
+    return syms
+
+
+def jump_sites(path):
+    """Offsets in .text that __immediate_jump entries name as their code."""
+    out = objdump("-r", "-j", "__immediate_jump", path)
+    words = []
+    for line in out.splitlines():
+        m = re.match(r"^([0-9a-f]+)\s+(R_\S+)\s+(\S+)$", line)
+        if m:
+            words.append((int(m.group(1), 16), m.group(3)))
+    sites = set()
+    for _, target in words:
+        m = re.match(r"^\.text(?:\+0x([0-9a-f]+))?$", target)
+        if m:
+            sites.add(int(m.group(1) or "0", 16))
+    return sites
+
+
+def walk(insns):
+    """The instructions from the entry to the first return or conditional
+    branch (which is where a marker tested in memory decides), following
+    unconditional local jumps."""
+    by_off = {i[0]: n for n, i in enumerate(insns)}
+    path, n, seen = [], 0, set()
+    while 0 <= n < len(insns) and n not in seen:
+        seen.add(n)
+        off, mn, ops, rel = insns[n]
+        path.append(insns[n])
+        if mn.startswith("ret") or is_cond_branch(insns[n]):
+            break
+        if mn == "jmp" and any("return_thunk" in r[1] for r in rel):
+            break
+        if mn == "jmp" and not rel:
+            m = re.match(r"^([0-9a-f]+)", ops)
+            if m and int(m.group(1), 16) in by_off:
+                n = by_off[int(m.group(1), 16)]
+                continue
+        n += 1
+    return path
+
+
+def is_load(insn):
+    off, mn, ops, rel = insn
+    if mn.startswith(("nop", "lea", "call", "jmp", "push", "endbr")) or mn.startswith("j"):
+        return False
+    if MEM.search(ops) and not STACK.search(ops):
+        return True
+    # i386: an absolute address operand is a relocation without a '$'.
+    if rel and "$" not in ops and not any(t.endswith(BRANCH_RELOCS) for t, _ in rel):
+        return True
+    return False
+
+
+def is_cond_branch(insn):
+    return insn[1].startswith("j") and insn[1] != "jmp"
+
+
+def main():
+    arch = sys.argv[1]
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    obj = sys.argv[2] if len(sys.argv) > 2 else os.path.join(top, "build", "obj-" + arch)
+    path = os.path.join(obj, "ext", "marker_site", "marker_site.o")
+    results = []
+
+    def ok(name, cond, why=""):
+        results.append(("ok" if cond else "not ok", name, why))
+
+    print("KTAP version 1")
+    print("# Suite: disasm")
+    if arch not in ("x86_64", "i386"):
+        print("1..1")
+        print("ok 1 disasm # SKIP %s has no immediate values optimisation: "
+              "the generic path reads memory by design" % arch)
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    funcs, syms, sites = functions(path), symbols(path), jump_sites(path)
+    for name, want_load in (("marker_site_dormant", False),
+                            ("marker_site_dormant_load", True)):
+        if name not in funcs:
+            ok(name + "_found", False, "no %s in %s" % (name, path))
+            continue
+        insns = funcs[name]
+        path_insns = walk(insns)
+        loads = [i for i in path_insns if is_load(i)]
+        conds = [i for i in path_insns if is_cond_branch(i)]
+        print("# %s: disabled path: %s" % (name, "; ".join(
+            (i[1] + " " + i[2]).strip() for i in path_insns)))
+        start = syms.get(name, insns[0][0])
+        end = insns[-1][0] + 1
+        mine = sorted(s for s in sites if start <= s < end)
+        if want_load:
+            ok(name + "_loads_state", len(loads) >= 1,
+               "expected a load of the marker state on the path")
+            ok(name + "_tests_state", len(conds) >= 1, "expected a conditional branch")
+            continue
+        ok(name + "_no_data_load", not loads,
+           "loads: " + "; ".join(i[1] + " " + i[2] for i in loads))
+        ok(name + "_no_cond_branch", not conds,
+           "branches: " + "; ".join(i[1] + " " + i[2] for i in conds))
+        nop5 = False
+        for s in mine:
+            n = [k for k, i in enumerate(insns) if i[0] == s]
+            if n and n[0] + 1 < len(insns) and insns[n[0]][1].startswith("nop") \
+                    and insns[n[0] + 1][0] - s == 5 and insns[n[0]] in path_insns:
+                nop5 = True
+        ok(name + "_nop5_site_recorded", nop5,
+           "no 5-byte NOP on the path recorded in __immediate_jump (sites at %s)"
+           % [hex(s) for s in mine])
+    print("1..%d" % len(results))
+    for n, (res, name, why) in enumerate(results, 1):
+        print("%s %d %s" % (res, n, name))
+        if res != "ok" and why:
+            print("# " + why)
+    p = sum(1 for r in results if r[0] == "ok")
+    print("%d passed, %d failed" % (p, len(results) - p))
+    return 0 if p == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
