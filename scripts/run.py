@@ -270,9 +270,21 @@ ARCHES = {
 }
 
 
+# Guest arches KVM can run on each host machine (os.uname().machine).
+KVM_GUESTS = {'x86_64': ('x86_64', 'i386'), 'aarch64': ('arm64',)}
+
+
+def accel_for(arch):
+    """$ACCEL (default tcg); kvm only where the host can run the guest."""
+    accel = os.environ.get('ACCEL', 'tcg')
+    if accel == 'kvm' and arch not in KVM_GUESTS.get(os.uname().machine, ()):
+        return 'tcg'
+    return accel
+
+
 def qemu_command(arch, kernel, initrd, append):
     binary, machine, _, console = ARCHES[arch]
-    accel = os.environ.get('ACCEL', 'tcg')
+    accel = accel_for(arch)
     if accel == 'kvm':
         accel_args = ['-accel', 'kvm', '-cpu', 'host']
     else:
@@ -369,7 +381,7 @@ def main():
                 sys.exit(f'run.py: {f} missing (build it first: make kernel / scripts/test.sh)')
         log_path = os.path.join(TOP, 'build', 'logs', (args.name or args.arch) + '.log')
         cmd = qemu_command(args.arch, kernel, initrd, args.append)
-        print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}'
+        print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}, {accel_for(args.arch)}'
               f'{", " + args.append if args.append else ""}), log: '
               f'{os.path.relpath(log_path)}', flush=True)
         start = time.monotonic()
