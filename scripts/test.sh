@@ -10,7 +10,8 @@ cd "$top"
 archs=${*:-x86_64 i386 arm64}
 P=0 F=0 S=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' INT TERM
 
 # step LABEL CMD...: run CMD (its last line must be a summary), show its
 # output, print the summary prefixed with LABEL, add it to the totals.

@@ -68,7 +68,8 @@ fi
 
 # Stage the module tree so depmod can run on it (modprobe needs modules.dep).
 stage=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
-trap 'rm -rf "$stage"' EXIT INT TERM
+trap 'rm -rf "$stage"' EXIT
+trap 'exit 143' INT TERM
 mkdir -p "$stage/lib/modules" "$stage/lib/test-modules"
 # -L would follow the build/source symlinks into the trees: copy files only.
 (cd "$obj/mods/lib/modules" && find "$kver" -type d -o -type f) | while read -r p; do
