@@ -1,9 +1,9 @@
 # Linux Kernel Markers + Immediate Values for linux-source-6.12: build & test.
 # See README.md.  Everything is in build/ (git-ignored).
 SHELL := /bin/sh
-ARCHS ?= x86_64 i386
+ARCHS ?= x86_64 i386 arm64
 
-.PHONY: all setup tree kernel kernel-i386 test demo checkpatch format-patches \
+.PHONY: all setup tree kernel kernel-i386 kernel-arm64 test demo checkpatch format-patches \
 	reset-tree bisect-check clean
 
 all: test
@@ -19,6 +19,9 @@ kernel: tree
 
 kernel-i386: tree
 	sh scripts/build.sh i386
+
+kernel-arm64: tree
+	sh scripts/build.sh arm64
 
 # The whole test: setup, tree, build, boot + tests and harness self-tests on
 # every arch of $(ARCHS).  Last line: "N passed, N failed[, N skipped]".

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Configure and build one kernel: scripts/build.sh ARCH [VARIANT]
-#   ARCH     x86_64 | i386
+#   ARCH     x86_64 | i386 | arm64 (cross-compiled with aarch64-linux-gnu-,
+#            or $CROSS_COMPILE when set)
 #   VARIANT  optional extra fragment configs/VARIANT.config (e.g. debug)
 # Objects go to build/obj-ARCH[-VARIANT]; the config is regenerated only
 # when a fragment changes, so a second run with nothing changed is a no-op.
@@ -14,20 +15,27 @@ obj=${KOBJ:-$top/build/obj-$arch${variant:+-$variant}}
 jobs=$(nproc)
 
 case $arch in
-x86_64|i386) image=arch/x86/boot/bzImage ;;
+x86_64|i386) image=arch/x86/boot/bzImage cross= ;;
+arm64) image=arch/arm64/boot/Image cross=${CROSS_COMPILE-aarch64-linux-gnu-} ;;
 *) echo "build.sh: unknown ARCH $arch" >&2; exit 1 ;;
 esac
+# kmake DIR ARGS...: make in DIR for $arch (the cross compiler, if any).
+kmake() {
+	_d=$1
+	shift
+	make -s -C "$_d" ARCH="$arch" ${cross:+CROSS_COMPILE="$cross"} "$@"
+}
 frags="$top/configs/base.config $top/configs/$arch.config"
 [ -n "$variant" ] && frags="$frags $top/configs/$variant.config"
 for f in $frags; do [ -f "$f" ] || { echo "build.sh: missing $f" >&2; exit 1; }; done
 
 mkdir -p "$obj"
-want=$(cat $frags | sha256sum | cut -d' ' -f1)
+want=$({ cat $frags; [ -z "$cross" ] || echo "CROSS_COMPILE=$cross"; } | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$obj/.frag-hash" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config" ]; then
 	echo "build.sh: configuring $arch${variant:+ ($variant)}"
-	make -s -C "$src" O="$obj" ARCH="$arch" tinyconfig >/dev/null
+	kmake "$src" O="$obj" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" $frags >/dev/null
-	make -s -C "$src" O="$obj" ARCH="$arch" olddefconfig >/dev/null
+	kmake "$src" O="$obj" olddefconfig >/dev/null
 	# Every option a fragment asks for must survive olddefconfig.
 	bad=0
 	# (A later fragment overrides an earlier one: only the last line of a
@@ -51,8 +59,8 @@ if [ "$(cat "$obj/.frag-hash" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config
 fi
 
 echo "build.sh: building $arch${variant:+ ($variant)} in ${obj#$top/}"
-make -s -C "$src" O="$obj" ARCH="$arch" -j"$jobs" bzImage modules
-make -s -C "$src" O="$obj" ARCH="$arch" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
+kmake "$src" O="$obj" -j"$jobs" "$(basename $image)" modules
+kmake "$src" O="$obj" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
 # Out-of-tree test modules (SKIP_EXT=1: none, as for scripts/bisect.sh, since
 # they may need the whole series).
 for d in "$top"/tests/modules/*/; do
@@ -62,6 +70,6 @@ for d in "$top"/tests/modules/*/; do
 	mkdir -p "$ext"
 	# Build a copy so that per-arch objects never land in the checkout.
 	cp -p "$d"/* "$ext"/
-	make -s -C "$obj" ARCH="$arch" M="$ext" modules
+	kmake "$obj" M="$ext" modules
 done
 echo "build.sh: $(cat "$obj/include/config/kernel.release") ready: ${obj#$top/}/$image"

@@ -3,6 +3,7 @@
 
     scripts/run.py --arch x86_64                  boot build/obj-x86_64 + initramfs
     scripts/run.py --arch i386 --append harness.only=boot --tee
+    scripts/run.py --arch arm64                   qemu-system-aarch64 -M virt
     scripts/run.py --parse build/logs/x86_64.log  judge an existing log only
 
 The log is written to build/logs/NAME.log (NAME defaults to ARCH).  Then:
@@ -260,8 +261,30 @@ def read_expected(path):
 
 # ---------------------------------------------------------------- QEMU ---
 
-def qemu_command(arch, kernel, initrd, append):
+# Per arch: QEMU binary, machine, kernel image (in build/obj-ARCH), console.
+ARCHES = {
+    'x86_64': ('qemu-system-x86_64', [], 'arch/x86/boot/bzImage', 'ttyS0 tsc=reliable'),
+    'i386': ('qemu-system-i386', [], 'arch/x86/boot/bzImage', 'ttyS0 tsc=reliable'),
+    # virt: a device tree machine with a PL011 UART and PSCI for the CPUs.
+    'arm64': ('qemu-system-aarch64', ['-M', 'virt'], 'arch/arm64/boot/Image', 'ttyAMA0'),
+}
+
+
+# Guest arches KVM can run on each host machine (os.uname().machine).
+KVM_GUESTS = {'x86_64': ('x86_64', 'i386'), 'aarch64': ('arm64',)}
+
+
+def accel_for(arch):
+    """$ACCEL (default tcg); kvm only where the host can run the guest."""
     accel = os.environ.get('ACCEL', 'tcg')
+    if accel == 'kvm' and arch not in KVM_GUESTS.get(os.uname().machine, ()):
+        return 'tcg'
+    return accel
+
+
+def qemu_command(arch, kernel, initrd, append):
+    binary, machine, _, console = ARCHES[arch]
+    accel = accel_for(arch)
     if accel == 'kvm':
         accel_args = ['-accel', 'kvm', '-cpu', 'host']
     else:
@@ -269,11 +292,10 @@ def qemu_command(arch, kernel, initrd, append):
         # "not suitable for SMP" (amd_k7_smp_check): present it as Intel.
         cpu = 'max,vendor=GenuineIntel' if arch == 'i386' else 'max'
         accel_args = ['-accel', 'tcg,thread=multi', '-cpu', cpu]
-    binary = {'x86_64': 'qemu-system-x86_64', 'i386': 'qemu-system-i386'}[arch]
     # immediate_test_early: value the immediate KUnit suite sets from an
     # early_param() handler, to test immediate_set_early().
-    cmdline = 'console=ttyS0 tsc=reliable panic=-1 immediate_test_early=1234 ' + append
-    return [binary, *accel_args, '-smp', os.environ.get('SMP', '4'),
+    cmdline = f'console={console} panic=-1 immediate_test_early=1234 ' + append
+    return [binary, *machine, *accel_args, '-smp', os.environ.get('SMP', '4'),
             '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
             '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip()]
 
@@ -325,8 +347,9 @@ def boot(cmd, log_path, timeout, tee):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--arch', default='x86_64', choices=['x86_64', 'i386'])
-    ap.add_argument('--kernel', help='default build/obj-ARCH/arch/x86/boot/bzImage')
+    ap.add_argument('--arch', default='x86_64', choices=sorted(ARCHES))
+    ap.add_argument('--kernel', help='default build/obj-ARCH/arch/x86/boot/bzImage '
+                    '(arm64: arch/arm64/boot/Image)')
     ap.add_argument('--initrd', help='default build/initramfs-ARCH.cpio.gz')
     ap.add_argument('--append', default='', help='extra kernel command line')
     ap.add_argument('--timeout', type=int, default=int(os.environ.get('TIMEOUT', 300)),
@@ -351,14 +374,14 @@ def main():
         log_path = args.parse
     else:
         obj = os.path.join(TOP, 'build', 'obj-' + args.arch)
-        kernel = args.kernel or os.path.join(obj, 'arch', 'x86', 'boot', 'bzImage')
+        kernel = args.kernel or os.path.join(obj, ARCHES[args.arch][2])
         initrd = args.initrd or os.path.join(TOP, 'build', f'initramfs-{args.arch}.cpio.gz')
         for f in (kernel, initrd):
             if not os.path.exists(f):
                 sys.exit(f'run.py: {f} missing (build it first: make kernel / scripts/test.sh)')
         log_path = os.path.join(TOP, 'build', 'logs', (args.name or args.arch) + '.log')
         cmd = qemu_command(args.arch, kernel, initrd, args.append)
-        print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}'
+        print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}, {accel_for(args.arch)}'
               f'{", " + args.append if args.append else ""}), log: '
               f'{os.path.relpath(log_path)}', flush=True)
         start = time.monotonic()

@@ -16,7 +16,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:?usage: selftest.sh ARCH}
 run="python3 $top/scripts/run.py"
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT INT TERM
+trap 'rm -f "$out"' EXIT
+trap 'exit 143' INT TERM
 n=0 pass=0 fail=0
 
 # result NAME COND...: one KTAP line; COND is a command (usually a grep on $out)

@@ -1,16 +1,17 @@
 #!/bin/sh
-# scripts/test.sh [ARCH...]: everything "make test" does, for x86_64 and i386
-# by default: setup, tree, build, boot + tests (scripts/run.py), harness
-# self-tests (scripts/selftest.sh).  Each step ends with a line
+# scripts/test.sh [ARCH...]: everything "make test" does, for x86_64, i386
+# and arm64 by default: setup, tree, build, boot + tests (scripts/run.py),
+# harness self-tests (scripts/selftest.sh).  Each step ends with a line
 # "LABEL: N passed, N failed[, N skipped]"; the last line of all is the bare
 # sum "N passed, N failed[, N skipped]".  Exit 0 only if nothing failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-archs=${*:-x86_64 i386}
+archs=${*:-x86_64 i386 arm64}
 P=0 F=0 S=0
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 143' INT TERM
 
 # step LABEL CMD...: run CMD (its last line must be a summary), show its
 # output, print the summary prefixed with LABEL, add it to the totals.

@@ -4,8 +4,10 @@
 # Busybox initramfs for the test guest:
 #   /init                       tests/guest/init
 #   /tests/*.sh                 tests/guest/*.sh (KTAP test scripts + ktap.sh)
-#   /bin/busybox                busybox-static for ARCH (applets are linked
-#                               by /init with busybox --install -s)
+#   /bin/busybox                busybox-static for ARCH: the host's for
+#                               x86_64, Debian's i386 or arm64 package
+#                               otherwise (applets are linked by /init
+#                               with busybox --install -s)
 #   /lib/modules/VERSION/       in-tree modules from OBJDIR/mods (depmod'ed)
 #   /lib/test-modules/*.ko      out-of-tree modules from OBJDIR/ext/*/
 #   /dev/console                so that /init has a console from the start
@@ -29,23 +31,24 @@ x86_64)
 	busybox=/bin/busybox
 	[ -x $busybox ] || die "$busybox missing: apt-get install busybox-static (or make setup)"
 	;;
-i386)
-	# Debian's i386 busybox-static, fetched once with a private apt state
-	# (the host's apt configuration is left alone) and cached in build/.
-	dl=$top/build/busybox-i386
+i386|arm64)
+	# Debian's busybox-static of that architecture (i386, arm64), fetched
+	# once with a private apt state (the host's apt configuration is left
+	# alone, no multiarch install) and cached in build/busybox-ARCH.
+	dl=$top/build/busybox-$arch
 	busybox=$dl/root/bin/busybox
 	if [ ! -x "$busybox" ]; then
-		echo "mkinitramfs.sh: fetching i386 busybox-static into ${dl#$top/}"
+		echo "mkinitramfs.sh: fetching $arch busybox-static into ${dl#$top/}"
 		mkdir -p "$dl/lists/partial" "$dl/cache/archives/partial"
-		aptopts="-q -oAPT::Architecture=i386 -oAPT::Architectures=i386 -oDir::State::Lists=$dl/lists -oDir::Cache=$dl/cache -oDebug::NoLocking=1"
+		aptopts="-q -oAPT::Architecture=$arch -oAPT::Architectures=$arch -oDir::State::Lists=$dl/lists -oDir::Cache=$dl/cache -oDebug::NoLocking=1"
 		# shellcheck disable=SC2086
-		apt-get $aptopts update >"$dl/apt.log" 2>&1 || { cat "$dl/apt.log" >&2; die "apt-get update (i386) failed"; }
+		apt-get $aptopts update >"$dl/apt.log" 2>&1 || { cat "$dl/apt.log" >&2; die "apt-get update ($arch) failed"; }
 		rm -f "$dl"/busybox-static_*.deb
 		# shellcheck disable=SC2086
 		(cd "$dl" && apt-get $aptopts download busybox-static) >>"$dl/apt.log" 2>&1 ||
-			{ cat "$dl/apt.log" >&2; die "apt-get download busybox-static (i386) failed"; }
+			{ cat "$dl/apt.log" >&2; die "apt-get download busybox-static ($arch) failed"; }
 		rm -rf "$dl/root"
-		dpkg -x "$dl"/busybox-static_*_i386.deb "$dl/root"
+		dpkg -x "$dl"/busybox-static_*_"$arch".deb "$dl/root"
 		[ -x "$busybox" ] || die "no bin/busybox in $(ls "$dl"/busybox-static_*.deb)"
 	fi
 	;;
@@ -65,7 +68,8 @@ fi
 
 # Stage the module tree so depmod can run on it (modprobe needs modules.dep).
 stage=$(mktemp -d "${TMPDIR:-/tmp}/initramfs.XXXXXX")
-trap 'rm -rf "$stage"' EXIT INT TERM
+trap 'rm -rf "$stage"' EXIT
+trap 'exit 143' INT TERM
 mkdir -p "$stage/lib/modules" "$stage/lib/test-modules"
 # -L would follow the build/source symlinks into the trees: copy files only.
 (cd "$obj/mods/lib/modules" && find "$kver" -type d -o -type f) | while read -r p; do
