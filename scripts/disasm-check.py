@@ -3,16 +3,17 @@
 
 scripts/disasm-check.py ARCH [OBJDIR]
 
-Reads tests/modules/marker_site's object (build/obj-ARCH/ext/marker_site/
-marker_site.o) with objdump and follows the path a disabled marker takes
-through two functions that differ only in how the marker is placed:
+Reads two built objects with objdump, one linked into vmlinux (the
+markers KUnit suite, kernel/marker_test.o) and one module
+(tests/modules/marker_site), and follows the path a disabled marker takes
+through pairs of functions that differ only in how the marker is placed:
 
-  marker_site_dormant()       trace_mark():  expected: no data load, no
-                              conditional branch, and a 5-byte NOP that the
-                              module's __immediate_jump table records;
-  marker_site_dormant_load()  _trace_mark(): expected: a load of the state
-                              and a conditional branch (the counter-proof
-                              that the check sees a load where one is).
+  trace_mark():   marker_test_fire_int(), marker_site_dormant():
+                  expected: no data load, no conditional branch, and a
+                  5-byte NOP that the object's __immediate_jump table records;
+  _trace_mark():  marker_test_fire_generic(), marker_site_dormant_load():
+                  expected: a load of the state and a conditional branch
+                  (the counter-proof that the check sees a load where one is).
 
 Prints KTAP and a last line "N passed, N failed[, N skipped]".
 """
@@ -117,27 +118,9 @@ def is_cond_branch(insn):
     return insn[1].startswith("j") and insn[1] != "jmp"
 
 
-def main():
-    arch = sys.argv[1]
-    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    obj = sys.argv[2] if len(sys.argv) > 2 else os.path.join(top, "build", "obj-" + arch)
-    path = os.path.join(obj, "ext", "marker_site", "marker_site.o")
-    results = []
-
-    def ok(name, cond, why=""):
-        results.append(("ok" if cond else "not ok", name, why))
-
-    print("KTAP version 1")
-    print("# Suite: disasm")
-    if arch not in ("x86_64", "i386"):
-        print("1..1")
-        print("ok 1 disasm # SKIP %s has no immediate values optimisation: "
-              "the generic path reads memory by design" % arch)
-        print("0 passed, 0 failed, 1 skipped")
-        return 0
+def check_object(path, pairs, ok):
     funcs, syms, sites = functions(path), symbols(path), jump_sites(path)
-    for name, want_load in (("marker_site_dormant", False),
-                            ("marker_site_dormant_load", True)):
+    for name, want_load in pairs:
         if name not in funcs:
             ok(name + "_found", False, "no %s in %s" % (name, path))
             continue
@@ -168,6 +151,31 @@ def main():
         ok(name + "_nop5_site_recorded", nop5,
            "no 5-byte NOP on the path recorded in __immediate_jump (sites at %s)"
            % [hex(s) for s in mine])
+
+
+def main():
+    arch = sys.argv[1]
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    obj = sys.argv[2] if len(sys.argv) > 2 else os.path.join(top, "build", "obj-" + arch)
+    path = os.path.join(obj, "ext", "marker_site", "marker_site.o")
+    results = []
+
+    def ok(name, cond, why=""):
+        results.append(("ok" if cond else "not ok", name, why))
+
+    print("KTAP version 1")
+    print("# Suite: disasm")
+    if arch not in ("x86_64", "i386"):
+        print("1..1")
+        print("ok 1 disasm # SKIP %s has no immediate values optimisation: "
+              "the generic path reads memory by design" % arch)
+        print("0 passed, 0 failed, 1 skipped")
+        return 0
+    for path, pairs in (
+            (os.path.join(obj, "kernel", "marker_test.o"),
+             (("marker_test_fire_int", False), ("marker_test_fire_generic", True))),
+            (path, (("marker_site_dormant", False), ("marker_site_dormant_load", True)))):
+        check_object(path, pairs, ok)
     print("1..%d" % len(results))
     for n, (res, name, why) in enumerate(results, 1):
         print("%s %d %s" % (res, n, name))
