@@ -71,11 +71,22 @@ def jump_sites(path):
         m = re.match(r"^([0-9a-f]+)\s+(R_\S+)\s+(\S+)$", line)
         if m:
             words.append((int(m.group(1), 16), m.group(3)))
+    # i386 objects use REL relocations: the addend is in the section data.
+    data = {}
+    for line in objdump("-s", "-j", "__immediate_jump", path).splitlines():
+        m = re.match(r"^ ([0-9a-f]{4,}) ((?:[0-9a-f]{2,8} ?){1,4})", line)
+        if m:
+            raw = bytes.fromhex("".join(m.group(2).split()))
+            for k, b in enumerate(raw):
+                data[int(m.group(1), 16) + k] = b
     sites = set()
-    for _, target in words:
+    for off, target in words:
         m = re.match(r"^\.text(?:\+0x([0-9a-f]+))?$", target)
         if m:
-            sites.add(int(m.group(1) or "0", 16))
+            addend = int(m.group(1) or "0", 16)
+            if not m.group(1) and all(off + k in data for k in range(4)):
+                addend = int.from_bytes(bytes(data[off + k] for k in range(4)), "little")
+            sites.add(addend)
     return sites
 
 
@@ -145,7 +156,9 @@ def check_object(path, pairs, ok):
         nop5 = False
         for s in mine:
             n = [k for k, i in enumerate(insns) if i[0] == s]
-            if n and n[0] + 1 < len(insns) and insns[n[0]][1].startswith("nop") \
+            # a NOP, or i386's 5-byte NOP "lea %ds:0x0(%esi,%eiz,1),%esi"
+            if n and n[0] + 1 < len(insns) and (insns[n[0]][1].startswith("nop") or
+                                                insns[n[0]][1] == "lea") \
                     and insns[n[0] + 1][0] - s == 5 and insns[n[0]] in path_insns:
                 nop5 = True
         ok(name + "_nop5_site_recorded", nop5,
