@@ -3,8 +3,8 @@
 SHELL := /bin/sh
 ARCHS ?= x86_64 i386 arm64
 
-.PHONY: all setup tree kernel kernel-i386 kernel-arm64 test demo checkpatch format-patches \
-	reset-tree bisect-check clean
+.PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-stock test stress demo \
+	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz clean
 
 all: test
 
@@ -23,16 +23,36 @@ kernel-i386: tree
 kernel-arm64: tree
 	sh scripts/build.sh arm64
 
+# The unpatched x86_64 kernel the blktrace test is compared with.
+kernel-stock: tree
+	sh scripts/stock.sh
+
 # The whole test: setup, tree, build, boot + tests and harness self-tests on
 # every arch of $(ARCHS).  Last line: "N passed, N failed[, N skipped]".
 test:
 	sh scripts/test.sh $(ARCHS)
+
+# Reliability runs (tests/README.md): the x86_64 debug kernel (lockdep,
+# KASAN, kmemleak, ...) with every test, then a long storm on the test
+# kernel.  Last line: "N passed, N failed[, N skipped]".  CI runs it after
+# "make test".
+stress:
+	sh scripts/stress.sh
 
 # Boot x86_64 with harness.only=demo (tests/guest/demo.sh), console shown.
 demo: kernel
 	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz
 	python3 scripts/run.py --arch x86_64 --name demo --append harness.only=demo \
 		--expect none --tee
+
+# The markers benchmark: build, boot (QEMU icount and TCG, User-Mode Linux),
+# write bench/results/ and the figures of bench/README.md.  Not part of test.
+bench:
+	sh scripts/bench.sh
+
+# Only regenerate bench/results/ and bench/README.md from the last logs.
+bench-report:
+	python3 scripts/bench-report.py
 
 checkpatch: tree
 	sh scripts/checkpatch.sh
@@ -47,6 +67,11 @@ reset-tree:
 bisect-check: tree
 	sh scripts/bisect.sh
 
+# Fuzz the marker format parser on the host (FUZZ_SECONDS, default 60).
+fuzz: tree
+	sh scripts/fuzz.sh
+
 # Build outputs only: build/linux (which may hold unexported work) stays.
 clean:
-	rm -rf build/obj-* build/bisect build/logs build/initramfs-*.cpio.gz build/gen_init_cpio
+	rm -rf build/obj-* build/bisect build/logs build/initramfs-*.cpio.gz build/gen_init_cpio \
+		build/disks

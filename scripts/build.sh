@@ -5,7 +5,8 @@
 #   VARIANT  optional extra fragment configs/VARIANT.config (e.g. debug)
 # Objects go to build/obj-ARCH[-VARIANT]; the config is regenerated only
 # when a fragment changes, so a second run with nothing changed is a no-op.
-# KSRC / KOBJ override the source tree and the object dir (scripts/bisect.sh).
+# KSRC / KOBJ override the source tree and the object dir (scripts/bisect.sh),
+# FRAGS the list of fragments (scripts/stock.sh).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:?usage: build.sh ARCH [VARIANT]}
@@ -25,7 +26,7 @@ kmake() {
 	shift
 	make -s -C "$_d" ARCH="$arch" ${cross:+CROSS_COMPILE="$cross"} "$@"
 }
-frags="$top/configs/base.config $top/configs/$arch.config"
+frags=${FRAGS:-"$top/configs/base.config $top/configs/$arch.config"}
 [ -n "$variant" ] && frags="$frags $top/configs/$variant.config"
 for f in $frags; do [ -f "$f" ] || { echo "build.sh: missing $f" >&2; exit 1; }; done
 

@@ -6,7 +6,9 @@
     scripts/run.py --arch arm64                   qemu-system-aarch64 -M virt
     scripts/run.py --parse build/logs/x86_64.log  judge an existing log only
 
-The log is written to build/logs/NAME.log (NAME defaults to ARCH).  Then:
+An x86_64 guest gets a virtio-blk disk, build/disks/NAME.img, rewritten
+before each boot (see make_disk()).  The log is written to
+build/logs/NAME.log (NAME defaults to ARCH).  Then:
   * KTAP: every "KTAP version 1" document in the log is parsed (KUnit's from
     the kernel and the guest scripts' from /init); leaf results are counted as
     passed / failed / skipped, every plan "1..N" is checked against the
@@ -282,7 +284,27 @@ def accel_for(arch):
     return accel
 
 
-def qemu_command(arch, kernel, initrd, append):
+# The x86_64 guest's virtio-blk disk (tests/guest/30-blktrace.sh): a fresh
+# image for every boot, so that every kernel sees the same disk.
+DISK_SECTORS = 131072               # 64 MiB
+PART_START, PART_SECTORS = 2048, 61440
+
+
+def make_disk(path):
+    """Write a zeroed raw image with an MBR: partition 1 (Linux) at PART_START."""
+    mbr = bytearray(512)
+    mbr[440:444] = (0x626c6b74).to_bytes(4, 'little')        # disk signature
+    entry = bytes([0x00, 0xfe, 0xff, 0xff, 0x83, 0xfe, 0xff, 0xff])
+    entry += PART_START.to_bytes(4, 'little') + PART_SECTORS.to_bytes(4, 'little')
+    mbr[446:462] = entry
+    mbr[510:512] = b'\x55\xaa'
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, 'wb') as f:
+        f.write(mbr)
+        f.truncate(DISK_SECTORS * 512)
+
+
+def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=()):
     binary, machine, _, console = ARCHES[arch]
     accel = accel_for(arch)
     if accel == 'kvm':
@@ -291,13 +313,28 @@ def qemu_command(arch, kernel, initrd, append):
         # The 32-bit kernel warns that QEMU's AMD-flavoured "max" CPU is
         # "not suitable for SMP" (amd_k7_smp_check): present it as Intel.
         cpu = 'max,vendor=GenuineIntel' if arch == 'i386' else 'max'
-        accel_args = ['-accel', 'tcg,thread=multi', '-cpu', cpu]
+        # icount (deterministic: one instruction per 2^SHIFT ns of virtual
+        # time, which the guest TSC follows) needs single-threaded TCG;
+        # sleep=off lets virtual time jump over idle periods.
+        if icount is not None:
+            accel_args = ['-accel', 'tcg,thread=single', '-cpu', cpu,
+                          '-icount', f'shift={icount},sleep=off']
+        else:
+            # Single-threaded TCG by default: QEMU 7.2's multi-threaded TCG
+            # can keep running a stale translation of code another vCPU
+            # has just rewritten, so a CPU executes a text_poke_bp() INT3
+            # after the patching finished ("Oops: int3"). The pristine
+            # kernel shows it too, toggling the function tracer under
+            # load (tests/README.md, "QEMU"). TCG_THREAD=multi is faster.
+            thread = os.environ.get('TCG_THREAD', 'single')
+            accel_args = ['-accel', f'tcg,thread={thread}', '-cpu', cpu]
     # immediate_test_early: value the immediate KUnit suite sets from an
     # early_param() handler, to test immediate_set_early().
     cmdline = f'console={console} panic=-1 immediate_test_early=1234 ' + append
+    drive = ['-drive', f'file={disk},format=raw,if=virtio,cache=writeback'] if disk else []
     return [binary, *machine, *accel_args, '-smp', os.environ.get('SMP', '4'),
             '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
-            '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip()]
+            *drive, '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip(), *extra]
 
 
 def boot(cmd, log_path, timeout, tee):
@@ -360,6 +397,10 @@ def main():
     ap.add_argument('--tee', action='store_true', default=bool(os.environ.get('TEE')),
                     help='also copy the console to stdout (default $TEE)')
     ap.add_argument('--parse', metavar='LOG', help='do not boot; judge an existing log')
+    ap.add_argument('--icount', type=int, metavar='SHIFT',
+                    help='TCG only: -icount shift=SHIFT (single-threaded, deterministic)')
+    ap.add_argument('--qemu-arg', action='append', default=[], metavar='ARG',
+                    help='extra QEMU argument (repeat for several)')
     ap.add_argument('-v', '--verbose', action='store_true', help='list every test result')
     args = ap.parse_args()
 
@@ -380,7 +421,14 @@ def main():
             if not os.path.exists(f):
                 sys.exit(f'run.py: {f} missing (build it first: make kernel / scripts/test.sh)')
         log_path = os.path.join(TOP, 'build', 'logs', (args.name or args.arch) + '.log')
-        cmd = qemu_command(args.arch, kernel, initrd, args.append)
+        disk = None
+        if args.arch == 'x86_64':
+            disk = os.path.join(TOP, 'build', 'disks', (args.name or args.arch) + '.img')
+            make_disk(disk)
+        if args.icount is not None and accel_for(args.arch) == 'kvm':
+            sys.exit('run.py: --icount needs TCG, not ACCEL=kvm')
+        cmd = qemu_command(args.arch, kernel, initrd, args.append, disk,
+                           args.icount, args.qemu_arg)
         print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}, {accel_for(args.arch)}'
               f'{", " + args.append if args.append else ""}), log: '
               f'{os.path.relpath(log_path)}', flush=True)

@@ -2,7 +2,8 @@
 # scripts/selftest.sh ARCH: prove that the harness catches what it must.
 #
 # Host side (no QEMU): scripts/run.py --parse on the synthetic logs in
-# tests/selftest/ (plan check, interleaving, console checks).
+# tests/selftest/ (plan check, interleaving, console checks), and
+# scripts/blkcmp.py on two synthetic blktrace logs (equal, one difference).
 # Guest side: three boots with an injected fault, each of which run.py must
 # fail for the right reason:
 #   fail  harness_selftest.ko fail=1: a KUnit case fails
@@ -44,7 +45,7 @@ last_is() { [ "$(tail -n 1 "$out")" = "$1" ]; }
 
 echo "KTAP version 1"
 echo "# Suite: selftest_$arch"
-echo "1..6"
+echo "1..8"
 
 # 1. A clean log with interleaved kernel output, nested and parameterised
 #    KUnit suites and a line cut in two by a kernel message.
@@ -62,7 +63,16 @@ run_rc $run --parse "$top/tests/selftest/warn.log" --expect none
 result parser_warn_log eval 'test $rc != 0 && has "FAIL: console: WARNING" &&
 	has "FAIL: console: backtrace" && has "FAIL: guest did not finish"'
 
-# 4..6. Boots with an injected fault.
+# 4, 5. The blktrace comparison: a log equals itself, and one changed
+#    event (its size) is reported as a difference, with the diff.
+blk=$top/tests/selftest
+run_rc python3 "$top/scripts/blkcmp.py" "$blk/blkcmp-stock.log" "$blk/blkcmp-stock.log"
+result blkcmp_identical eval 'test $rc = 0 && last_is "3 passed, 0 failed"'
+run_rc python3 "$top/scripts/blkcmp.py" "$blk/blkcmp-patched.log" "$blk/blkcmp-stock.log"
+result blkcmp_difference eval 'test $rc != 0 && has "^not ok 2 solo_vda" &&
+	has "^# +D WS 2048 4096" && has "^ok 1 solo_ram0" && last_is "2 passed, 1 failed"'
+
+# 6..8. Boots with an injected fault.
 only=harness.only=harness
 run_rc $run --arch "$arch" --name "$arch-selftest-fail" --expect none \
 	--append "$only harness.selftest=fail"

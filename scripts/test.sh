@@ -1,7 +1,12 @@
 #!/bin/sh
 # scripts/test.sh [ARCH...]: everything "make test" does, for x86_64, i386
 # and arm64 by default: setup, tree, build, boot + tests (scripts/run.py),
-# harness self-tests (scripts/selftest.sh).  Each step ends with a line
+# harness self-tests (scripts/selftest.sh), the disassembly checks
+# (scripts/disasm-check.py; scripts/marker-disasm.py for the block markers
+# in vmlinux); on x86_64 also the blktrace comparison with the unpatched
+# kernel (scripts/stock.sh, scripts/blkcmp.py) and the CONFIG_MARKERS=n
+# kernel; at the end the marker format parser, fuzzed on the host
+# (scripts/fuzz.sh).  Each step ends with a line
 # "LABEL: N passed, N failed[, N skipped]"; the last line of all is the bare
 # sum "N passed, N failed[, N skipped]".  Exit 0 only if nothing failed.
 set -u
@@ -53,6 +58,26 @@ nomarkers() {
 		--append harness.only=boot --expect tests/expected/nomarkers.txt
 }
 
+# The stock kernel, booted with tests/guest/30-blktrace.sh only, and its
+# blkparse events compared with those of the x86_64 boot (build/logs/).
+stock_compare() {
+	start=$(date +%s)
+	if ! sh scripts/stock.sh; then
+		broken x86_64-stock "stock kernel build failed"
+		return
+	fi
+	echo "test.sh: x86_64-stock build step took $(($(date +%s) - start)) s"
+	if ! sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-stock build/initramfs-x86_64-stock.cpio.gz; then
+		broken x86_64-stock "initramfs failed"
+		return
+	fi
+	step x86_64-stock python3 scripts/run.py --arch x86_64 --name x86_64-stock \
+		--kernel build/obj-x86_64-stock/arch/x86/boot/bzImage \
+		--initrd build/initramfs-x86_64-stock.cpio.gz \
+		--append harness.only=blktrace --expect tests/expected/x86_64-stock.txt
+	step blktrace-stock python3 scripts/blkcmp.py build/logs/x86_64.log build/logs/x86_64-stock.log
+}
+
 sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
 for arch in $archs; do
@@ -67,8 +92,14 @@ for arch in $archs; do
 		continue
 	fi
 	step "disasm-$arch" python3 scripts/disasm-check.py "$arch"
+	# Disabled block markers load no data (the built vmlinux).
+	step "blkdisasm-$arch" python3 scripts/marker-disasm.py "build/obj-$arch/vmlinux" '^blk_' \
+		"blk_markers_disasm_$arch"
 	step "$arch" python3 scripts/run.py --arch "$arch"
+	[ "$arch" = x86_64 ] && stock_compare
 	step "selftest-$arch" sh scripts/selftest.sh "$arch"
 	[ "$arch" = x86_64 ] && [ -z "${NO_NOMARKERS:-}" ] && nomarkers "$arch"
 done
+# The marker format parser, built for the host and fuzzed (FUZZ_SECONDS).
+step fuzz sh scripts/fuzz.sh
 total

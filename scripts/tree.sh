@@ -96,7 +96,10 @@ export_series() {
 case "${1:-prepare}" in
 prepare) prepare ;;
 export) export_series ;;
-reset) rm -f "$stamp"; [ -d "$tree/.git" ] && $GIT am --abort >/dev/null 2>&1; prepare ;;
+reset) rm -f "$stamp"
+	# No "am" in progress is the normal case: its failure is not an error.
+	if [ -d "$tree/.git" ]; then $GIT am --abort >/dev/null 2>&1 || true; fi
+	prepare ;;
 version) source_version ;;
 *) die "usage: $0 prepare|export|reset|version" ;;
 esac

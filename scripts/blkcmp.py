@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Compare the blktrace events of two boots: the patched and the stock kernel.
+
+    scripts/blkcmp.py build/logs/x86_64.log build/logs/x86_64-stock.log
+
+tests/guest/30-blktrace.sh prints, for every traced run and device, the
+events blkparse reported, as "blkev RUN DEV ACTION RWBS SECTOR BYTES"
+lines, then "blkev-count RUN DEV N". For each (run, device) the two
+sequences must be identical (timestamps, PIDs and CPUs are not in them).
+Prints a KTAP document (suite blktrace_stock) with one case per (run,
+device), a diff for each difference, then one line "N passed, N failed".
+"""
+import difflib
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run import split_channels  # noqa: E402
+
+# Actions the workload of 30-blktrace.sh must produce on the patched kernel
+# (blkparse's names): queue, get request, insert, issue, complete, back
+# merge, split, remap, plug, unplug.
+REQUIRED_ACTIONS = ['Q', 'G', 'I', 'D', 'C', 'M', 'X', 'A', 'P', 'U']
+
+
+def read_events(path):
+    """-> ({(run, dev): [event, ...]}, {(run, dev): count}) from a console log."""
+    with open(path, 'rb') as f:
+        text = f.read().decode('utf-8', 'replace')
+    _, user = split_channels(text)
+    events, counts = {}, {}
+    for _, line in user:
+        words = line.split()
+        if len(words) >= 3 and words[0] == 'blkev':
+            events.setdefault((words[1], words[2]), []).append(' '.join(words[3:]))
+        elif len(words) == 4 and words[0] == 'blkev-count':
+            counts[(words[1], words[2])] = int(words[3])
+    return events, counts
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    patched, stock = sys.argv[1], sys.argv[2]
+    cases = []          # (ok, name, [diagnostics])
+    runs = {}
+    for label, path in (('patched', patched), ('stock', stock)):
+        if not os.path.exists(path):
+            cases.append((False, f'{label}_log', [f'{path} missing']))
+            runs[label] = ({}, {})
+        else:
+            runs[label] = read_events(path)
+    (pev, pcnt), (sev, scnt) = runs['patched'], runs['stock']
+
+    keys = sorted(set(pcnt) | set(scnt) | set(pev) | set(sev))
+    if not keys:
+        cases.append((False, 'events_present', ['no blkev lines in either log']))
+    total = 0
+    actions = set()
+    for run, dev in keys:
+        diags = []
+        p, s = pev.get((run, dev), []), sev.get((run, dev), [])
+        for label, ev, cnt in (('patched', p, pcnt), ('stock', s, scnt)):
+            want = cnt.get((run, dev))
+            if want is None:
+                diags.append(f'{label}: no blkev-count line (output cut short?)')
+            elif want != len(ev):
+                diags.append(f'{label}: {len(ev)} event line(s), blkev-count says {want}')
+        if not p:
+            diags.append('no events from the patched kernel')
+        if p != s:
+            diff = list(difflib.unified_diff(s, p, 'stock', 'patched', lineterm='', n=2))
+            diags.append(f'sequences differ (stock {len(s)}, patched {len(p)} events):')
+            diags += diff[:60] + (['...'] if len(diff) > 60 else [])
+        else:
+            diags.append(f'{len(p)} events identical: '
+                         + ' '.join(sorted({e.split()[0] for e in p if e})))
+        total += len(p)
+        actions |= {e.split()[0] for e in p if e}
+        cases.append((len(diags) == 1 and p == s, f'{run}_{dev}', diags))
+
+    missing = [a for a in REQUIRED_ACTIONS if a not in actions]
+    cases.append((not missing, 'required_actions_seen',
+                  [f'actions seen: {" ".join(sorted(actions))}'] +
+                  ([f'missing: {" ".join(missing)}'] if missing else [])))
+
+    print('KTAP version 1')
+    print('# Suite: blktrace_stock')
+    print(f'1..{len(cases)}')
+    for n, (ok, name, diags) in enumerate(cases, 1):
+        for d in diags:
+            print(f'# {d}')
+        print(f'{"ok" if ok else "not ok"} {n} {name}')
+    passed = sum(1 for ok, _, _ in cases if ok)
+    print(f'# blktrace_stock: {total} events compared over {len(keys)} sequence(s)')
+    print(f'{passed} passed, {len(cases) - passed} failed')
+    return 0 if passed == len(cases) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,82 @@
+#!/bin/sh
+# scripts/fuzz.sh: fuzz the marker format parser (kernel/trace/trace_markers_fmt.c
+# of build/linux) as a host program, tests/fuzz/marker_fmt_fuzz.c.
+#
+#   FUZZ_SECONDS   length of the libFuzzer run (default 60)
+#
+# Checks, each one result: the seed corpus (tests/fuzz/corpus) passes; a
+# bounded libFuzzer run finds nothing; and the harness itself catches a
+# bug injected into a copy of the parser (an off-by-one in the field
+# limit), so that a clean run means something.  Without libFuzzer (clang
+# and libclang-rt-14-dev) it falls back to the deterministic random
+# driver built into the harness (-DFUZZ_STANDALONE), with gcc.
+# Last line: "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$top/build/linux/kernel/trace
+out=$top/build/fuzz
+secs=${FUZZ_SECONDS:-60}
+pass=0 fail=0
+ok() { echo "ok: $*"; pass=$((pass + 1)); }
+ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
+summary() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit; }
+
+[ -f "$src/trace_markers_fmt.c" ] || { ko "no $src/trace_markers_fmt.c (make tree)"; summary; }
+rm -rf "$out"
+mkdir -p "$out/corpus" "$out/inject"
+cp "$top"/tests/fuzz/corpus/* "$out/corpus/"
+# The injected bug: one field too many is accepted.
+sed 's/fmt->nr_fields == MARKER_FMT_MAX_FIELDS/fmt->nr_fields > MARKER_FMT_MAX_FIELDS/' \
+	"$src/trace_markers_fmt.c" >"$out/inject/trace_markers_fmt.c"
+cmp -s "$src/trace_markers_fmt.c" "$out/inject/trace_markers_fmt.c" &&
+	{ ko "selftest: the bug injection no longer applies to trace_markers_fmt.c"; summary; }
+
+flags="-g -O1 -Wall -Wextra -Werror -Wno-sign-compare -I$src"
+harness=$top/tests/fuzz/marker_fmt_fuzz.c
+if clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $flags \
+	-o "$out/fuzz" "$harness" "$src/trace_markers_fmt.c" 2>"$out/build.log"; then
+	clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $flags \
+		-o "$out/fuzz-inject" "$harness" "$out/inject/trace_markers_fmt.c" ||
+		{ ko "build of the injected-bug fuzzer"; summary; }
+	opts="-max_len=1100 -timeout=10 -rss_limit_mb=2048"
+	if "$out/fuzz" $opts -runs=0 "$out/corpus" >"$out/seeds.log" 2>&1; then
+		ok "seeds: $(ls "$top"/tests/fuzz/corpus | wc -l) formats of tests/fuzz/corpus"
+	else
+		tail -n 20 "$out/seeds.log"; ko "seeds"
+	fi
+	# -jobs would need more cores than CI has: one process.
+	if "$out/fuzz" $opts -max_total_time="$secs" -print_final_stats=1 \
+		-artifact_prefix="$out/" "$out/corpus" >"$out/fuzz.log" 2>&1; then
+		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log")
+		ok "libFuzzer: ${runs:-?} runs in $secs s, $(ls "$out/corpus" | wc -l) corpus entries, no failure"
+	else
+		tail -n 30 "$out/fuzz.log"; ko "libFuzzer found a failure (artifacts in ${out#$top/}/)"
+	fi
+	# The same run on the injected bug must fail, and for that reason.
+	"$out/fuzz-inject" $opts -max_total_time=60 -artifact_prefix="$out/inject/" \
+		"$out/corpus" >"$out/inject.log" 2>&1
+	if grep -q -e 'too many fields' -e 'ERROR: AddressSanitizer' "$out/inject.log"; then
+		ok "selftest: the injected bug is caught ($(grep -m1 -o -e 'too many fields' -e 'AddressSanitizer: [a-z-]*' "$out/inject.log"))"
+	else
+		tail -n 20 "$out/inject.log"; ko "selftest: the injected bug was not caught"
+	fi
+else
+	echo "fuzz.sh: no libFuzzer ($(head -n 1 "$out/build.log")); deterministic random driver instead"
+	cc=$(command -v clang || echo gcc)
+	$cc -DFUZZ_STANDALONE -fsanitize=address,undefined -fno-sanitize-recover=all $flags \
+		-o "$out/fuzz" "$harness" "$src/trace_markers_fmt.c" || { ko "build of the fuzzer"; summary; }
+	$cc -DFUZZ_STANDALONE -fsanitize=address,undefined -fno-sanitize-recover=all $flags \
+		-o "$out/fuzz-inject" "$harness" "$out/inject/trace_markers_fmt.c" ||
+		{ ko "build of the injected-bug fuzzer"; summary; }
+	if "$out/fuzz" 1000000 1 >"$out/fuzz.log" 2>&1; then
+		ok "$(tail -n 1 "$out/fuzz.log")"
+	else
+		tail -n 20 "$out/fuzz.log"; ko "random formats"
+	fi
+	if "$out/fuzz-inject" 1000000 1 >"$out/inject.log" 2>&1; then
+		ko "selftest: the injected bug was not caught"
+	else
+		ok "selftest: the injected bug is caught"
+	fi
+fi
+summary

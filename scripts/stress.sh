@@ -1,0 +1,81 @@
+#!/bin/sh
+# scripts/stress.sh: "make stress", the reliability runs of tests/README.md.
+#
+#   1. x86_64 debug kernel (configs/debug.config: lockdep, PROVE_RCU,
+#      DEBUG_ATOMIC_SLEEP, KASAN, DEBUG_OBJECTS_RCU_HEAD, kmemleak) in
+#      build/obj-x86_64-debug: every guest test, with a storm of
+#      $DEBUG_STORM seconds (default 60), and a kmemleak scan at the end;
+#   2. the x86_64 test kernel of "make test": the storm, with its module
+#      churn, for $LONG_STORM seconds (default 120), then the kprobe and
+#      ftrace storm.
+#
+# Each step ends with a line "LABEL: N passed, N failed[, N skipped]"; the
+# last line is the sum "N passed, N failed[, N skipped]".  Exit 0 only if
+# nothing failed.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+debug_storm=${DEBUG_STORM:-60}
+long_storm=${LONG_STORM:-120}
+P=0 F=0 S=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# step LABEL CMD...: as in scripts/test.sh.
+step() {
+	label=$1
+	shift
+	{ "$@" 2>&1; echo "rc=$?" >"$tmp/rc"; } | tee "$tmp/out" | sed '$d'
+	line=$(tail -n 1 "$tmp/out")
+	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
+	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
+	s=$(echo "$line" | sed -n 's/.* failed, \([0-9]*\) skipped$/\1/p')
+	if [ -z "$p" ]; then
+		echo "$line"
+		p=0 f=1 line="0 passed, 1 failed (no summary: $label crashed?)"
+	elif [ "$f" = 0 ] && [ "$(cat "$tmp/rc")" != rc=0 ]; then
+		f=1 line="$line (but exit status $(cat "$tmp/rc"))"
+	fi
+	echo "$label: $line"
+	P=$((P + p)) F=$((F + f)) S=$((S + ${s:-0}))
+}
+total() {
+	if [ $S != 0 ]; then echo "$P passed, $F failed, $S skipped"
+	else echo "$P passed, $F failed"; fi
+	[ $F = 0 ]
+	exit
+}
+broken() { echo "$1: 0 passed, 1 failed ($2)"; F=$((F + 1)); }
+took() { echo "stress.sh: $1 took $(($(date +%s) - $2)) s"; }
+
+sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
+sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
+
+# 1. The debug kernel, all tests.  KASAN's shadow and lockdep want more
+# memory and time than the default guest.
+start=$(date +%s)
+if sh scripts/build.sh x86_64 debug &&
+	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-debug build/initramfs-x86_64-debug.cpio.gz; then
+	took "x86_64-debug build" $start
+	start=$(date +%s)
+	MEM=${MEM:-1024} step x86_64-debug python3 scripts/run.py --arch x86_64 --name x86_64-debug \
+		--kernel build/obj-x86_64-debug/arch/x86/boot/bzImage \
+		--initrd build/initramfs-x86_64-debug.cpio.gz \
+		--timeout "${TIMEOUT:-1500}" --append "harness.stress=$debug_storm"
+	took "x86_64-debug boot" $start
+else
+	broken x86_64-debug "debug kernel build failed"
+fi
+
+# 2. The test kernel, a long storm.
+start=$(date +%s)
+if sh scripts/build.sh x86_64 &&
+	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz; then
+	step x86_64-long-storm python3 scripts/run.py --arch x86_64 --name x86_64-long-storm \
+		--expect tests/expected/stress.txt --timeout "${TIMEOUT:-900}" \
+		--append "harness.only=stress,kprobe-ftrace harness.stress=$long_storm harness.stress_ftrace=30"
+	took "x86_64 long storm" $start
+else
+	broken x86_64-long-storm "kernel build failed"
+fi
+total

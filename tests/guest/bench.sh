@@ -1,0 +1,13 @@
+#!/bin/sh
+# make bench (scripts/bench.sh) boots with harness.only=bench: load the
+# markers benchmark, a KUnit suite (kernel/marker_bench.c) that prints its
+# figures as "csv," diagnostic lines on the console, and unload it.
+# harness.bench=P1=V1:P2=V2 gives it module parameters.
+. /tests/ktap.sh
+
+params=$(harness_arg bench | tr ':' ' ')
+ktap_begin markers_bench 2
+# shellcheck disable=SC2086
+ktap_check load modprobe marker_benchmark $params
+ktap_check unload rmmod marker_benchmark
+ktap_end
