@@ -31,7 +31,7 @@ END = '<!-- end of results -->'
 
 METHODS = {
     'icount': ('QEMU TCG, -icount shift=0, 1 vCPU', 'instructions'),
-    'tcg': ('QEMU TCG multi-threaded', 'TCG ticks (not cycles)'),
+    'tcg': ('QEMU TCG, 4 vCPUs', 'TCG ticks (not cycles)'),
     'um': ('User-Mode Linux on the host CPU', 'TSC ticks'),
     'kvm': ('QEMU/KVM', 'TSC ticks'),
 }
