@@ -66,7 +66,7 @@ stress() {
 	load_site || return 1
 	( while [ -e /tmp/markers-stress ]; do fire 50; done ) &
 	_bg=$!
-	touch /tmp/markers-stress
+	: > /tmp/markers-stress
 	_i=0 _ret=0
 	while [ $_i -lt 10 ]; do
 		if [ $((_i % 3)) = 2 ]; then

@@ -75,7 +75,7 @@ small_reads() {
 
 # Readers and writers at once, while a module with markers comes and goes.
 concurrent() {
-	touch $tmp/run
+	: > $tmp/run
 	rm -f $tmp/errors
 	for r in 1 2 3; do
 		( while [ -e $tmp/run ]; do
@@ -109,7 +109,7 @@ fuzz_control() {
 	must_fail "1 MiB write" sh -c "head -c 1048576 /dev/zero | tr '\\0' 'x' | dd of=$f bs=1048576 2>/dev/null" &&
 	must_fail "overlong name" sh -c "echo \"enable \$(cat $tmp/longname)\" > $f" &&
 	must_fail "unknown command" sh -c "echo 'no-such-command !!' > $f" || return 1
-	touch $tmp/frun
+	: > $tmp/frun
 	( while [ -e $tmp/frun ]; do cat $f > /dev/null 2>&1; done ) &
 	( while [ -e $tmp/frun ]; do printf '\377garbage\n' > $f 2>/dev/null; done ) &
 	( while [ -e $tmp/frun ]; do dd if=/dev/urandom bs=512 count=1 of=$f 2>/dev/null; done ) &

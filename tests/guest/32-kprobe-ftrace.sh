@@ -91,7 +91,7 @@ ftrace_loop() {
 
 storm() {
 	echo 256 > $T/buffer_size_kb
-	touch $tmp/run
+	: > $tmp/run
 	ftrace_loop &
 	echo $((secs * 1000)) > $D/run
 	ret=$?
