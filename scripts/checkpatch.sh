@@ -23,8 +23,11 @@ for p in $list; do
 	# From the tree's top so that checkpatch finds its data files and can
 	# check paths; --no-tree would lose the file existence checks.
 	ign=$(awk -v p="$p" '$1 == p {print $2}' "$patches/checkpatch-exceptions" 2>/dev/null)
+	# Then the patch file itself as a file (-f): how checkpatch.pl sees
+	# patches/NNNN.patch when given its path inside this git repository.
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-		${ign:+--ignore "$ign"} "$patches/$p"); then
+		${ign:+--ignore "$ign"} "$patches/$p" &&
+		perl scripts/checkpatch.pl --strict --quiet --show-types --no-tree -f "$patches/$p"); then
 		echo "checkpatch.sh: clean: $p${ign:+ (ignoring $ign, see its changelog)}"
 	else
 		echo "checkpatch.sh: NOT clean: $p"

@@ -88,6 +88,11 @@ export_series() {
 	[ -z "$($GIT status --porcelain -uno)" ] || die "build/linux has uncommitted changes; commit them first"
 	rm -f "$top"/patches/*.patch
 	$GIT format-patch -q --no-signature --zero-commit -o "$top/patches" pristine..HEAD
+	# A blank context line is " " in a diff: trailing whitespace to
+	# checkpatch.pl when it checks patches/*.patch as git-tracked files
+	# (it does, given their paths inside this repository).  git am and
+	# patch take an empty line there as the same blank context line.
+	sed -i 's/^ $//' "$top"/patches/*.patch
 	(cd "$top/patches" && ls -1 *.patch 2>/dev/null) > "$top/patches/series" || true
 	echo "$(series_hash) $($GIT rev-parse HEAD)" > "$stamp"
 	echo "tree.sh: exported $(wc -l < "$top/patches/series") patch(es) to patches/"
