@@ -52,7 +52,12 @@ sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
 
 # 1. The debug kernel, all tests.  KASAN's shadow and lockdep want more
-# memory and time than the default guest.
+# memory and time than the default guest.  pci=noacpi: the PCI interrupt
+# of the virtio disk is routed from the BIOS's $PIR table, not by running
+# the DSDT's _PRT method.  Under lockdep and KASAN, single-threaded TCG
+# runs ACPICA's interpreter so slowly that _PRT's AML loop hits its 30 s
+# AE_AML_LOOP_TIMEOUT ("PCI INT A: no GSI"); with no MSI in this config,
+# virtio-blk then has no interrupt and the boot hangs in its first read.
 start=$(date +%s)
 if sh scripts/build.sh x86_64 debug &&
 	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-debug build/initramfs-x86_64-debug.cpio.gz; then
@@ -61,7 +66,7 @@ if sh scripts/build.sh x86_64 debug &&
 	MEM=${MEM:-1024} step x86_64-debug python3 scripts/run.py --arch x86_64 --name x86_64-debug \
 		--kernel build/obj-x86_64-debug/arch/x86/boot/bzImage \
 		--initrd build/initramfs-x86_64-debug.cpio.gz \
-		--timeout "${TIMEOUT:-1500}" --append "harness.stress=$debug_storm"
+		--timeout "${TIMEOUT:-1500}" --append "pci=noacpi harness.stress=$debug_storm"
 	took "x86_64-debug boot" $start
 else
 	broken x86_64-debug "debug kernel build failed"
