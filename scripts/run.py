@@ -44,6 +44,7 @@ CONSOLE_PROBLEMS = [(re.compile(p), label) for p, label in [
     (r'general protection fault', 'general protection fault'),
     (r'\bOops\b', 'oops'),
     (r'\bKASAN\b', 'KASAN report'),
+    (r'BUG: KCSAN: ', 'KCSAN report'),
     (r'\bUBSAN\b', 'UBSAN report'),
     (r'soft lockup', 'soft lockup'),
     (r'BUG:', 'BUG'),

@@ -2,7 +2,8 @@
 # scripts/selftest.sh ARCH: prove that the harness catches what it must.
 #
 # Host side (no QEMU): scripts/run.py --parse on the synthetic logs in
-# tests/selftest/ (plan check, interleaving, console checks), and
+# tests/selftest/ (plan check, interleaving, console checks, the debug
+# kernels' sanitizer reports), and
 # scripts/blkcmp.py on two synthetic blktrace logs (equal, one difference).
 # Guest side: three boots with an injected fault, each of which run.py must
 # fail for the right reason:
@@ -45,7 +46,7 @@ last_is() { [ "$(tail -n 1 "$out")" = "$1" ]; }
 
 echo "KTAP version 1"
 echo "# Suite: selftest_$arch"
-echo "1..8"
+echo "1..9"
 
 # 1. A clean log with interleaved kernel output, nested and parameterised
 #    KUnit suites and a line cut in two by a kernel message.
@@ -63,7 +64,15 @@ run_rc $run --parse "$top/tests/selftest/warn.log" --expect none
 result parser_warn_log eval 'test $rc != 0 && has "FAIL: console: WARNING" &&
 	has "FAIL: console: backtrace" && has "FAIL: guest did not finish"'
 
-# 4, 5. The blktrace comparison: a log equals itself, and one changed
+# 4. The reports of the debug kernels of make stress (KASAN, KCSAN,
+#    lockdep, RCU stall, kmemleak, sleep in atomic): each one is a failure.
+run_rc $run --parse "$top/tests/selftest/sanitizers.log" --expect none
+result parser_sanitizer_log eval 'test $rc != 0 && has "FAIL: console: KASAN report" &&
+	has "FAIL: console: KCSAN report" && has "FAIL: console: lockdep report" &&
+	has "FAIL: console: RCU stall" && has "FAIL: console: kmemleak report" &&
+	has "FAIL: console: BUG (line" && last_is "1 passed, 6 failed"'
+
+# 5, 6. The blktrace comparison: a log equals itself, and one changed
 #    event (its size) is reported as a difference, with the diff.
 blk=$top/tests/selftest
 run_rc python3 "$top/scripts/blkcmp.py" "$blk/blkcmp-stock.log" "$blk/blkcmp-stock.log"
@@ -72,7 +81,7 @@ run_rc python3 "$top/scripts/blkcmp.py" "$blk/blkcmp-patched.log" "$blk/blkcmp-s
 result blkcmp_difference eval 'test $rc != 0 && has "^not ok 2 solo_vda" &&
 	has "^# +D WS 2048 4096" && has "^ok 1 solo_ram0" && last_is "2 passed, 1 failed"'
 
-# 6..8. Boots with an injected fault.
+# 7..9. Boots with an injected fault.
 only=harness.only=harness
 run_rc $run --arch "$arch" --name "$arch-selftest-fail" --expect none \
 	--append "$only harness.selftest=fail"

@@ -7,7 +7,9 @@
 #      $DEBUG_STORM seconds (default 60), and a kmemleak scan at the end;
 #   2. the x86_64 test kernel of "make test": the storm, with its module
 #      churn, for $LONG_STORM seconds (default 120), then the kprobe and
-#      ftrace storm.
+#      ftrace storm;
+#   3. x86_64 KCSAN kernel (configs/kcsan.config) in build/obj-x86_64-kcsan:
+#      every guest test, with a storm of $KCSAN_STORM seconds (default 30).
 #
 # Each step ends with a line "LABEL: N passed, N failed[, N skipped]"; the
 # last line is the sum "N passed, N failed[, N skipped]".  Exit 0 only if
@@ -17,6 +19,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 debug_storm=${DEBUG_STORM:-60}
 long_storm=${LONG_STORM:-120}
+kcsan_storm=${KCSAN_STORM:-30}
 P=0 F=0 S=0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -51,26 +54,33 @@ took() { echo "stress.sh: $1 took $(($(date +%s) - $2)) s"; }
 sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
 
-# 1. The debug kernel, all tests.  KASAN's shadow and lockdep want more
-# memory and time than the default guest.  pci=noacpi: the PCI interrupt
-# of the virtio disk is routed from the BIOS's $PIR table, not by running
-# the DSDT's _PRT method.  Under lockdep and KASAN, single-threaded TCG
-# runs ACPICA's interpreter so slowly that _PRT's AML loop hits its 30 s
+# variant NAME STORM: build configs/NAME.config over the x86_64 config
+# into build/obj-x86_64-NAME and boot it with every test and a storm of
+# STORM seconds.  KASAN's shadow and lockdep want more memory and time
+# than the default guest.  pci=noacpi: the PCI interrupt of the virtio
+# disk is routed from the BIOS's $PIR table, not by running the DSDT's
+# _PRT method.  Under lockdep and KASAN, single-threaded TCG runs ACPICA's
+# interpreter so slowly that _PRT's AML loop hits its 30 s
 # AE_AML_LOOP_TIMEOUT ("PCI INT A: no GSI"); with no MSI in this config,
 # virtio-blk then has no interrupt and the boot hangs in its first read.
-start=$(date +%s)
-if sh scripts/build.sh x86_64 debug &&
-	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-debug build/initramfs-x86_64-debug.cpio.gz; then
-	took "x86_64-debug build" $start
+variant() {
+	obj=build/obj-x86_64-$1 initrd=build/initramfs-x86_64-$1.cpio.gz
 	start=$(date +%s)
-	MEM=${MEM:-1024} step x86_64-debug python3 scripts/run.py --arch x86_64 --name x86_64-debug \
-		--kernel build/obj-x86_64-debug/arch/x86/boot/bzImage \
-		--initrd build/initramfs-x86_64-debug.cpio.gz \
-		--timeout "${TIMEOUT:-1500}" --append "pci=noacpi harness.stress=$debug_storm"
-	took "x86_64-debug boot" $start
-else
-	broken x86_64-debug "debug kernel build failed"
-fi
+	if sh scripts/build.sh x86_64 "$1" &&
+		sh tests/mkinitramfs.sh x86_64 $obj $initrd; then
+		took "x86_64-$1 build" $start
+		start=$(date +%s)
+		MEM=${MEM:-1024} step x86_64-$1 python3 scripts/run.py --arch x86_64 --name x86_64-$1 \
+			--kernel $obj/arch/x86/boot/bzImage --initrd $initrd \
+			--timeout "${TIMEOUT:-1500}" --append "pci=noacpi harness.stress=$2"
+		took "x86_64-$1 boot" $start
+	else
+		broken x86_64-$1 "$1 kernel build failed"
+	fi
+}
+
+# 1. The debug kernel (lockdep, KASAN, kmemleak, ...), all tests.
+variant debug "$debug_storm"
 
 # 2. The test kernel, a long storm.
 start=$(date +%s)
@@ -83,4 +93,7 @@ if sh scripts/build.sh x86_64 &&
 else
 	broken x86_64-long-storm "kernel build failed"
 fi
+
+# 3. The KCSAN kernel (it excludes KASAN, so a build of its own), all tests.
+variant kcsan "$kcsan_storm"
 total
