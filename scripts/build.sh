@@ -60,7 +60,10 @@ if [ "$(cat "$obj/.frag-hash" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config
 fi
 
 echo "build.sh: building $arch${variant:+ ($variant)} in ${obj#$top/}"
-kmake "$src" O="$obj" -j"$jobs" "$(basename $image)" modules
+# $MAKE_VARS: extra make variables for the kernel's own build (word split),
+# e.g. the KCSAN_SANITIZE settings of scripts/stress.sh.
+# shellcheck disable=SC2086
+kmake "$src" O="$obj" -j"$jobs" ${MAKE_VARS:-} "$(basename $image)" modules
 kmake "$src" O="$obj" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
 # Out-of-tree test modules (SKIP_EXT=1: none, as for scripts/bisect.sh, since
 # they may need the whole series).
