@@ -33,9 +33,10 @@ test:
 	sh scripts/test.sh $(ARCHS)
 
 # Reliability runs (tests/README.md): the x86_64 debug kernel (lockdep,
-# KASAN, kmemleak, ...) with every test, then a long storm on the test
-# kernel.  Last line: "N passed, N failed[, N skipped]".  .ci/run runs it
-# after make test (about 17 minutes more, tests/README.md, "make stress").
+# KASAN, kmemleak, ...) with every test, a long storm on the test kernel,
+# the KCSAN kernel with every test (KCSAN=0: not).  Last line: "N passed,
+# N failed[, N skipped]".  .ci/run runs it after make test (about 25
+# minutes more, tests/README.md, "make stress").
 stress:
 	sh scripts/stress.sh
 
