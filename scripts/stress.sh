@@ -97,13 +97,14 @@ fi
 
 # 3. The KCSAN kernel (it excludes KASAN, so a build of its own), all
 # tests; KCSAN=0 skips it.  Only the series' own files are instrumented
-# (KCSAN_SANITIZE=n, then =y per file stem; the stem "immediate" also
-# takes in arch/x86/kernel/immediate.c), so that every report has series
-# code on one side: the whole kernel instrumented, upstream races such as
-# kmap_local_page / lru_add got reported too (tests/README.md).
-kcsan_files="marker immediate immediate_test marker_test marker_bench
-	marker_bench_sites trace_markers trace_markers_fmt trace_markers_fmt_test
-	blktrace marker-example probe-example"
+# (KCSAN_SANITIZE=n, then =y per file stem), so that every report has
+# series code on one side: the whole kernel instrumented, upstream races
+# such as kmap_local_page / lru_add got reported too (tests/README.md).
+# The files are derived from the tree: every .c file the series adds
+# (tree.sh keeps the unpatched tree as the tag "pristine"), and
+# blktrace.c, whose probes the series rewrites.
+kcsan_files="$(git -C build/linux diff --diff-filter=A --name-only pristine HEAD -- '*.c' |
+	sed 's,.*/,,; s,\.c$,,' | sort -u) blktrace"
 kcsan_vars=KCSAN_SANITIZE=n
 for f in $kcsan_files; do kcsan_vars="$kcsan_vars KCSAN_SANITIZE_$f.o=y"; done
 if [ "${KCSAN:-1}" != 0 ]; then
