@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # make bench: build, boot and run the markers benchmark (kernel/marker_bench.c,
 # CONFIG_MARKERS_BENCHMARK), then write bench/results/ and the figures of
 # bench/README.md (scripts/bench-report.py).  See bench/README.md.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # scripts/bisect.sh [ARCH]: does every prefix of patches/series build?
 #
 # In a separate checkout build/bisect (a local clone of build/linux, which is
@@ -25,7 +26,7 @@ mkdir -p "$logs"
 # (Re)clone when missing or when build/linux was re-unpacked.
 want=$(git -C "$src" rev-parse pristine)
 if [ "$(git -C "$wt" rev-parse -q --verify pristine 2>/dev/null)" != "$want" ]; then
-	echo "bisect.sh: cloning build/linux into ${wt#$top/}"
+	echo "bisect.sh: cloning build/linux into ${wt#"$top"/}"
 	rm -rf "$wt" "$obj"
 	git clone -q --no-checkout "$src" "$wt"
 fi
@@ -36,16 +37,17 @@ $GIT clean -q -fdx
 
 build() {
 	log=$logs/bisect-$1.log
-	if SKIP_EXT=1 KSRC=$wt KOBJ=$obj sh "$top/scripts/build.sh" "$arch" >"$log" 2>&1; then
+	if KNOWN_ONLY=1 SKIP_EXT=1 KSRC=$wt KOBJ=$obj sh "$top/scripts/build.sh" "$arch" >"$log" 2>&1; then
 		echo "bisect.sh: ok: $2"
 	else
 		tail -n 30 "$log" >&2
-		die "FIRST BROKEN: $2 does not build ($arch; log: ${log#$top/})"
+		die "FIRST BROKEN: $2 does not build ($arch; log: ${log#"$top"/})"
 	fi
 }
 
 build 00 "pristine linux-source-6.12"
 n=0
+# shellcheck disable=SC2013 # one patch file name a line, no spaces
 for p in $(grep -v '^[[:space:]]*#' "$patches/series" | awk 'NF {print $1}'); do
 	n=$((n + 1))
 	id=$(printf %02d $n)

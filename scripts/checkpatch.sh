@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Run the kernel's checkpatch.pl --strict over every patch of patches/series.
 # Exit 0 only if all are clean (an empty series is clean).
 # PATCHES=DIR checks another series directory.
@@ -23,11 +24,8 @@ for p in $list; do
 	# From the tree's top so that checkpatch finds its data files and can
 	# check paths; --no-tree would lose the file existence checks.
 	ign=$(awk -v p="$p" '$1 == p {print $2}' "$patches/checkpatch-exceptions" 2>/dev/null)
-	# Then the patch file itself as a file (-f): how checkpatch.pl sees
-	# patches/NNNN.patch when given its path inside this git repository.
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-		${ign:+--ignore "$ign"} "$patches/$p" &&
-		perl scripts/checkpatch.pl --strict --quiet --show-types --no-tree -f "$patches/$p"); then
+		${ign:+--ignore "$ign"} "$patches/$p"); then
 		echo "checkpatch.sh: clean: $p${ign:+ (ignoring $ign, see its changelog)}"
 	else
 		echo "checkpatch.sh: NOT clean: $p"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # scripts/fuzz.sh: fuzz the marker format parser (kernel/trace/trace_markers_fmt.c
 # of build/linux) as a host program, tests/fuzz/marker_fmt_fuzz.c.
 #
@@ -33,26 +34,33 @@ cmp -s "$src/trace_markers_fmt.c" "$out/inject/trace_markers_fmt.c" &&
 
 flags="-g -O1 -Wall -Wextra -Werror -Wno-sign-compare -I$src"
 harness=$top/tests/fuzz/marker_fmt_fuzz.c
+# shellcheck disable=SC2086 # $flags: option string
 if clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $flags \
 	-o "$out/fuzz" "$harness" "$src/trace_markers_fmt.c" 2>"$out/build.log"; then
+	# shellcheck disable=SC2086 # $flags: option string
 	clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $flags \
 		-o "$out/fuzz-inject" "$harness" "$out/inject/trace_markers_fmt.c" ||
 		{ ko "build of the injected-bug fuzzer"; summary; }
 	opts="-max_len=1100 -timeout=10 -rss_limit_mb=2048"
+	# shellcheck disable=SC2086 # $opts: option string
 	if "$out/fuzz" $opts -runs=0 "$out/corpus" >"$out/seeds.log" 2>&1; then
+		# shellcheck disable=SC2012 # only counts the entries
 		ok "seeds: $(ls "$top"/tests/fuzz/corpus | wc -l) formats of tests/fuzz/corpus"
 	else
 		tail -n 20 "$out/seeds.log"; ko "seeds"
 	fi
 	# -jobs would need more cores than CI has: one process.
+	# shellcheck disable=SC2086 # $opts: option string
 	if "$out/fuzz" $opts -max_total_time="$secs" -print_final_stats=1 \
 		-artifact_prefix="$out/" "$out/corpus" >"$out/fuzz.log" 2>&1; then
 		runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz.log")
+		# shellcheck disable=SC2012 # only counts the entries
 		ok "libFuzzer: ${runs:-?} runs in $secs s, $(ls "$out/corpus" | wc -l) corpus entries, no failure"
 	else
-		tail -n 30 "$out/fuzz.log"; ko "libFuzzer found a failure (artifacts in ${out#$top/}/)"
+		tail -n 30 "$out/fuzz.log"; ko "libFuzzer found a failure (artifacts in ${out#"$top"/}/)"
 	fi
 	# The same run on the injected bug must fail, and for that reason.
+	# shellcheck disable=SC2086 # $opts: option string
 	"$out/fuzz-inject" $opts -max_total_time=60 -artifact_prefix="$out/inject/" \
 		"$out/corpus" >"$out/inject.log" 2>&1
 	if grep -q -e 'too many fields' -e 'ERROR: AddressSanitizer' "$out/inject.log"; then
@@ -63,8 +71,10 @@ if clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $flags \
 else
 	echo "fuzz.sh: no libFuzzer ($(head -n 1 "$out/build.log")); deterministic random driver instead"
 	cc=$(command -v clang || echo gcc)
+	# shellcheck disable=SC2086 # $flags: option string
 	$cc -DFUZZ_STANDALONE -fsanitize=address,undefined -fno-sanitize-recover=all $flags \
 		-o "$out/fuzz" "$harness" "$src/trace_markers_fmt.c" || { ko "build of the fuzzer"; summary; }
+	# shellcheck disable=SC2086 # $flags: option string
 	$cc -DFUZZ_STANDALONE -fsanitize=address,undefined -fno-sanitize-recover=all $flags \
 		-o "$out/fuzz-inject" "$harness" "$out/inject/trace_markers_fmt.c" ||
 		{ ko "build of the injected-bug fuzzer"; summary; }

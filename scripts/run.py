@@ -6,7 +6,7 @@
     scripts/run.py --arch arm64                   qemu-system-aarch64 -M virt
     scripts/run.py --parse build/logs/x86_64.log  judge an existing log only
 
-An x86_64 guest gets a virtio-blk disk, build/disks/NAME.img, rewritten
+Every guest gets a virtio-blk disk, build/disks/NAME.img, rewritten
 before each boot (see make_disk()).  The log is written to
 build/logs/NAME.log (NAME defaults to ARCH).  Then:
   * KTAP: every "KTAP version 1" document in the log is parsed (KUnit's from
@@ -16,7 +16,8 @@ build/logs/NAME.log (NAME defaults to ARCH).  Then:
   * console: oopses, BUGs, WARNINGs, sanitizer and lockdep reports, panics,
     RCU stalls, soft lockups, hung tasks, kmemleak reports, backtraces;
   * the guest must print "harness: guest done" (else hang, crash or timeout);
-  * every suite listed in tests/expected/ARCH.txt must have run.
+  * every case listed in tests/expected/ARCH.txt must have passed (or
+    skipped, where the file says why), and no other case may appear.
 Prints one "FAIL: ..." line per problem and finally exactly one line
 "N passed, N failed[, N skipped]" in which every problem counts as failed.
 Exit status 0 only if nothing failed and at least one test passed.
@@ -150,14 +151,20 @@ def parse_ktap(lines):
     return docs
 
 
+# Suites that check the harness itself (tests/guest/05-harness.sh and its
+# KUnit module): their failures count, their passes are not the product's.
+HARNESS_SUITES = ('harness', 'harness_selftest')
+
+
 class Verdict:
     def __init__(self):
         self.passed = 0
         self.failed = 0
         self.skipped = 0
+        self.harness_passed = 0   # passes of HARNESS_SUITES, not in passed
         self.problems = []        # (message) each counted as one failure
         self.suites = set()
-        self.leaves = []          # (status, path) of every leaf, for --verbose
+        self.leaves = {}          # path -> (status, skip reason) of every leaf
 
     def problem(self, msg):
         self.failed += 1
@@ -189,12 +196,16 @@ def judge_frame(frame, path, verdict, top=False):
             bad |= sub_bad
         elif r.skipped:
             verdict.skipped += 1
-            verdict.leaves.append(('skip', '.'.join(rpath)))
+            reason = re.sub(r'^(?i:skip|todo)\s*', '', r.directive)
+            verdict.leaves['.'.join(rpath)] = ('skip', reason)
         elif r.ok:
-            verdict.passed += 1
-            verdict.leaves.append(('ok', '.'.join(rpath)))
+            if rpath[0] in HARNESS_SUITES:
+                verdict.harness_passed += 1
+            else:
+                verdict.passed += 1
+            verdict.leaves['.'.join(rpath)] = ('ok', '')
         else:
-            verdict.leaves.append(('not ok', '.'.join(rpath)))
+            verdict.leaves['.'.join(rpath)] = ('not ok', '')
             verdict.problem(f'not ok {".".join(rpath)} (line {r.lineno})')
             bad = True
     return bad
@@ -227,7 +238,7 @@ def split_channels(text):
     return kernel, user
 
 
-def judge_log(text, expected=(), timed_out=None):
+def judge_log(text, expected=None, timed_out=None):
     verdict = Verdict()
     kernel, user = split_channels(text)
     for channel in (kernel, user):
@@ -247,45 +258,107 @@ def judge_log(text, expected=(), timed_out=None):
     if not finished:
         why = f'timeout after {timed_out} s' if timed_out else 'no "' + DONE_MARKER + '" line'
         verdict.problem(f'guest did not finish ({why}: hang, crash or panic)')
-    for suite in expected:
-        if suite not in verdict.suites:
-            verdict.problem(f'expected suite {suite} did not run')
+    check_expected(verdict, expected)
     if verdict.passed == 0 and verdict.failed == 0:
         verdict.problem('no test passed')
     return verdict
 
 
-def read_expected(path):
-    if not path:
-        return []
-    with open(path) as f:
-        return [ln.split('#')[0].strip() for ln in f if ln.split('#')[0].strip()]
+class Expected:
+    """tests/expected/NAME.txt: every leaf result a boot must print.
+
+    One line per case, "SUITE.CASE" (must pass) or "SUITE.CASE SKIP REASON"
+    (may skip, for a reason that starts with REASON: e.g. a feature an arch
+    does not have); '#' starts a comment line.  A listed case that did not run, a must-pass
+    case that skipped, and any case not listed fail the run, so that
+    neither a skip nor a vanished test can hide.  Write a first version
+    from a log with --write-expected, then check every SKIP line.
+    """
+
+    def __init__(self, path=None):
+        self.path = path
+        self.cases = {}           # path -> None (must pass) or skip reason
+        if not path:
+            return
+        with open(path) as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith('#'):
+                    continue
+                case, _, rest = line.partition(' ')
+                rest = rest.strip()
+                if rest and not rest.startswith('SKIP'):
+                    raise SystemExit(f'{path}:{lineno}: "CASE" or "CASE SKIP REASON" expected')
+                reason = rest[4:].strip() if rest else None
+                if rest and not reason:
+                    raise SystemExit(f'{path}:{lineno}: an expected skip needs its reason')
+                self.cases[case] = reason
+
+    def __bool__(self):
+        return bool(self.path)
+
+
+def check_expected(verdict, expected):
+    if not expected:
+        return
+    name = os.path.relpath(expected.path, TOP)
+    for case, reason in expected.cases.items():
+        status, why = verdict.leaves.get(case, (None, ''))
+        if status is None:
+            verdict.problem(f'expected case {case} did not run')
+        elif status == 'skip' and reason is None:
+            verdict.problem(f'{case} skipped ({why}) but must pass ({name})')
+        elif status == 'skip' and not why.startswith(reason):
+            verdict.problem(f'{case} skipped for another reason: "{why}", '
+                            f'{name} expects "{reason}"')
+    for case, (status, why) in verdict.leaves.items():
+        if case in expected.cases:
+            continue
+        if status == 'skip':
+            verdict.problem(f'unexpected skip: {case} ({why}); not listed in {name}')
+        elif status == 'ok':
+            verdict.problem(f'case {case} is not listed in {name}')
+
+
+def write_expected(verdict, path):
+    with open(path, 'w') as f:
+        f.write('# Every result of this boot (scripts/run.py, class Expected).\n')
+        for case, (status, why) in sorted(verdict.leaves.items()):
+            if status == 'skip':
+                f.write(f'{case} SKIP {why}\n')
+            else:
+                f.write(f'{case}\n')
 
 
 # ---------------------------------------------------------------- QEMU ---
 
-# Per arch: QEMU binary, machine, kernel image (in build/obj-ARCH), console.
-ARCHES = {
-    'x86_64': ('qemu-system-x86_64', [], 'arch/x86/boot/bzImage', 'ttyS0 tsc=reliable'),
-    'i386': ('qemu-system-i386', [], 'arch/x86/boot/bzImage', 'ttyS0 tsc=reliable'),
-    # virt: a device tree machine with a PL011 UART and PSCI for the CPUs.
-    'arm64': ('qemu-system-aarch64', ['-M', 'virt'], 'arch/arm64/boot/Image', 'ttyAMA0'),
-}
+def read_arches():
+    """configs/arches: one dict per arch, fields named by its header line."""
+    arches, cols = {}, None
+    with open(os.path.join(TOP, 'configs', 'arches')) as f:
+        for line in f:
+            fields = line.split()
+            if not fields or fields[0].startswith('#'):
+                continue
+            if cols is None:
+                cols = fields
+                continue
+            arches[fields[0]] = {k: ('' if v == '-' else v) for k, v in zip(cols, fields)}
+    return arches
 
 
-# Guest arches KVM can run on each host machine (os.uname().machine).
-KVM_GUESTS = {'x86_64': ('x86_64', 'i386'), 'aarch64': ('arm64',)}
+ARCHES = read_arches()
 
 
 def accel_for(arch):
     """$ACCEL (default tcg); kvm only where the host can run the guest."""
     accel = os.environ.get('ACCEL', 'tcg')
-    if accel == 'kvm' and arch not in KVM_GUESTS.get(os.uname().machine, ()):
+    if accel == 'kvm' and ARCHES[arch]['kvmhost'] != os.uname().machine:
         return 'tcg'
     return accel
 
 
-# The x86_64 guest's virtio-blk disk (tests/guest/30-blktrace.sh): a fresh
+# The guest's virtio-blk disk (tests/guest/30-blktrace.sh): a fresh
 # image for every boot, so that every kernel sees the same disk.
 DISK_SECTORS = 131072               # 64 MiB
 PART_START, PART_SECTORS = 2048, 61440
@@ -306,14 +379,14 @@ def make_disk(path):
 
 
 def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=()):
-    binary, machine, _, console = ARCHES[arch]
+    a = ARCHES[arch]
+    binary, console = a['qemu'], ' '.join(filter(None, (a['console'], a['append'])))
+    machine = ['-M', a['machine']] if a['machine'] else []
     accel = accel_for(arch)
     if accel == 'kvm':
         accel_args = ['-accel', 'kvm', '-cpu', 'host']
     else:
-        # The 32-bit kernel warns that QEMU's AMD-flavoured "max" CPU is
-        # "not suitable for SMP" (amd_k7_smp_check): present it as Intel.
-        cpu = 'max,vendor=GenuineIntel' if arch == 'i386' else 'max'
+        cpu = a['cpu']
         # icount (deterministic: one instruction per 2^SHIFT ns of virtual
         # time, which the guest TSC follows) needs single-threaded TCG;
         # sleep=off lets virtual time jump over idle periods.
@@ -331,17 +404,38 @@ def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=())
             accel_args = ['-accel', f'tcg,thread={thread}', '-cpu', cpu]
     # immediate_test_early: value the immediate KUnit suite sets from an
     # early_param() handler, to test immediate_set_early().
-    cmdline = f'console={console} panic=-1 immediate_test_early=1234 ' + append
+    # log_buf_len: room for a whole run, so that the scripts' kmsg_since()
+    # checks never see the log wrap (they fail if it does).
+    cmdline = f'console={console} panic=-1 log_buf_len=1M immediate_test_early=1234 ' + append
     drive = ['-drive', f'file={disk},format=raw,if=virtio,cache=writeback'] if disk else []
     return [binary, *machine, *accel_args, '-smp', os.environ.get('SMP', '4'),
             '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
             *drive, '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip(), *extra]
 
 
+def provenance():
+    """'# ' lines naming the host CPU and the trees a log comes from."""
+    cpu = '?'
+    try:
+        with open('/proc/cpuinfo') as f:
+            cpu = next((ln.split(':', 1)[1].strip() for ln in f if ln.startswith('model name')), '?')
+    except OSError:
+        pass
+
+    def git(*args):
+        p = subprocess.run(['git', *args], capture_output=True, text=True)
+        return p.stdout.strip() if p.returncode == 0 else '?'
+    tree = git('-C', TOP, 'describe', '--always', '--dirty', '--abbrev=12')
+    kernel = git('-C', os.path.join(TOP, 'build', 'linux'), 'rev-parse', '--short=12', 'HEAD')
+    return (f'# host: {os.cpu_count()} x {cpu}, {os.uname().release}\n'
+            f'# checkout: {tree}, build/linux: {kernel}\n')
+
+
 def boot(cmd, log_path, timeout, tee):
     """Run QEMU with its console into log_path; return seconds on timeout, else None."""
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
     with open(log_path, 'wb') as log:
+        log.write(provenance().encode())
         log.write(('# ' + ' '.join(cmd) + '\n').encode())
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, start_new_session=True)
@@ -393,7 +487,7 @@ def main():
     ap.add_argument('--timeout', type=int, default=int(os.environ.get('TIMEOUT', 300)),
                     help='seconds before QEMU is killed (default $TIMEOUT or 300)')
     ap.add_argument('--name', help='log name: build/logs/NAME.log (default ARCH)')
-    ap.add_argument('--expect', help='file of suites that must run (default '
+    ap.add_argument('--expect', help='file of the cases that must run (default '
                     'tests/expected/ARCH.txt if present; "none" for no check)')
     ap.add_argument('--tee', action='store_true', default=bool(os.environ.get('TEE')),
                     help='also copy the console to stdout (default $TEE)')
@@ -402,6 +496,8 @@ def main():
                     help='TCG only: -icount shift=SHIFT (single-threaded, deterministic)')
     ap.add_argument('--qemu-arg', action='append', default=[], metavar='ARG',
                     help='extra QEMU argument (repeat for several)')
+    ap.add_argument('--write-expected', metavar='FILE',
+                    help='write the results of this log as an expected file (see Expected)')
     ap.add_argument('-v', '--verbose', action='store_true', help='list every test result')
     args = ap.parse_args()
 
@@ -409,23 +505,21 @@ def main():
     if expect is None:
         default = os.path.join(TOP, 'tests', 'expected', args.arch + '.txt')
         expect = default if os.path.exists(default) and not args.parse else None
-    expected = read_expected(None if expect == 'none' else expect)
+    expected = Expected(None if expect == 'none' else expect)
 
     timed_out = None
     if args.parse:
         log_path = args.parse
     else:
         obj = os.path.join(TOP, 'build', 'obj-' + args.arch)
-        kernel = args.kernel or os.path.join(obj, ARCHES[args.arch][2])
+        kernel = args.kernel or os.path.join(obj, ARCHES[args.arch]['image'])
         initrd = args.initrd or os.path.join(TOP, 'build', f'initramfs-{args.arch}.cpio.gz')
         for f in (kernel, initrd):
             if not os.path.exists(f):
                 sys.exit(f'run.py: {f} missing (build it first: make kernel / scripts/test.sh)')
         log_path = os.path.join(TOP, 'build', 'logs', (args.name or args.arch) + '.log')
-        disk = None
-        if args.arch == 'x86_64':
-            disk = os.path.join(TOP, 'build', 'disks', (args.name or args.arch) + '.img')
-            make_disk(disk)
+        disk = os.path.join(TOP, 'build', 'disks', (args.name or args.arch) + '.img')
+        make_disk(disk)
         if args.icount is not None and accel_for(args.arch) == 'kvm':
             sys.exit('run.py: --icount needs TCG, not ACCEL=kvm')
         cmd = qemu_command(args.arch, kernel, initrd, args.append, disk,
@@ -441,9 +535,13 @@ def main():
     with open(log_path, 'rb') as f:
         text = f.read().decode('utf-8', 'replace')
     v = judge_log(text, expected, timed_out)
+    if args.write_expected:
+        write_expected(v, args.write_expected)
     if args.verbose:
-        for status, path in v.leaves:
-            print(f'{status} {path}')
+        for path, (status, why) in v.leaves.items():
+            print(f'{status} {path}{" # " + why if why else ""}')
+    if v.harness_passed:
+        print(f'run.py: {v.harness_passed} harness check(s) passed (not counted below)')
     for msg in v.problems:
         print('FAIL: ' + msg)
     summary = f'{v.passed} passed, {v.failed} failed'

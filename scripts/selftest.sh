@@ -1,12 +1,9 @@
 #!/bin/sh
-# scripts/selftest.sh ARCH: prove that the harness catches what it must.
-#
-# Host side (no QEMU): scripts/run.py --parse on the synthetic logs in
-# tests/selftest/ (plan check, interleaving, console checks, the debug
-# kernels' sanitizer reports), and
-# scripts/blkcmp.py on two synthetic blktrace logs (equal, one difference).
-# Guest side: three boots with an injected fault, each of which run.py must
-# fail for the right reason:
+# SPDX-License-Identifier: GPL-2.0
+# scripts/selftest.sh ARCH: prove that the harness catches what it must in
+# a real boot (the verdicts themselves are unit-tested on sample logs by
+# scripts/run_test.py): three boots with an injected fault, each of which
+# run.py must fail for the right reason:
 #   fail  harness_selftest.ko fail=1: a KUnit case fails
 #   warn  harness_selftest.ko warn=1: WARN_ON() in module init
 #   hang  /init sleeps forever: run.py must kill QEMU at the timeout (the
@@ -46,42 +43,9 @@ last_is() { [ "$(tail -n 1 "$out")" = "$1" ]; }
 
 echo "KTAP version 1"
 echo "# Suite: selftest_$arch"
-echo "1..9"
+echo "1..3"
 
-# 1. A clean log with interleaved kernel output, nested and parameterised
-#    KUnit suites and a line cut in two by a kernel message.
-run_rc $run --parse "$top/tests/selftest/good.log" --expect none
-result parser_good_log test $rc = 0 -a "$(tail -n 1 "$out")" = "7 passed, 0 failed, 1 skipped"
-
-# 2. A KTAP plan that promises more tests than were reported.
-run_rc $run --parse "$top/tests/selftest/missing-test.log" --expect none
-result parser_missing_test eval 'test $rc != 0 &&
-	has "FAIL: boot: planned 3 test(s) but 2 reported" &&
-	has "FAIL: not ok kunit_suite.bad_case" && last_is "3 passed, 2 failed"'
-
-# 3. Console checks and the missing final marker.
-run_rc $run --parse "$top/tests/selftest/warn.log" --expect none
-result parser_warn_log eval 'test $rc != 0 && has "FAIL: console: WARNING" &&
-	has "FAIL: console: backtrace" && has "FAIL: guest did not finish"'
-
-# 4. The reports of the debug kernels of make stress (KASAN, KCSAN,
-#    lockdep, RCU stall, kmemleak, sleep in atomic): each one is a failure.
-run_rc $run --parse "$top/tests/selftest/sanitizers.log" --expect none
-result parser_sanitizer_log eval 'test $rc != 0 && has "FAIL: console: KASAN report" &&
-	has "FAIL: console: KCSAN report" && has "FAIL: console: lockdep report" &&
-	has "FAIL: console: RCU stall" && has "FAIL: console: kmemleak report" &&
-	has "FAIL: console: BUG (line" && last_is "1 passed, 6 failed"'
-
-# 5, 6. The blktrace comparison: a log equals itself, and one changed
-#    event (its size) is reported as a difference, with the diff.
-blk=$top/tests/selftest
-run_rc python3 "$top/scripts/blkcmp.py" "$blk/blkcmp-stock.log" "$blk/blkcmp-stock.log"
-result blkcmp_identical eval 'test $rc = 0 && last_is "3 passed, 0 failed"'
-run_rc python3 "$top/scripts/blkcmp.py" "$blk/blkcmp-patched.log" "$blk/blkcmp-stock.log"
-result blkcmp_difference eval 'test $rc != 0 && has "^not ok 2 solo_vda" &&
-	has "^# +D WS 2048 4096" && has "^ok 1 solo_ram0" && last_is "2 passed, 1 failed"'
-
-# 7..9. Boots with an injected fault.
+# Boots with an injected fault.
 only=harness.only=harness
 run_rc $run --arch "$arch" --name "$arch-selftest-fail" --expect none \
 	--append "$only harness.selftest=fail"

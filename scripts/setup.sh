@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Install what building and testing need on Debian 12, and nothing if all
 # of it is already there (no apt-get run then).  As root, or via sudo.
 set -eu

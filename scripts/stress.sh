@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # scripts/stress.sh: "make stress", the reliability runs of tests/README.md.
 #
 #   1. x86_64 debug kernel (configs/debug.config: lockdep, PROVE_RCU,
@@ -17,7 +18,7 @@
 # nothing failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit
 debug_storm=${DEBUG_STORM:-60}
 long_storm=${LONG_STORM:-120}
 kcsan_storm=${KCSAN_STORM:-30}
@@ -68,15 +69,15 @@ variant() {
 	obj=build/obj-x86_64-$1 initrd=build/initramfs-x86_64-$1.cpio.gz
 	start=$(date +%s)
 	if sh scripts/build.sh x86_64 "$1" &&
-		sh tests/mkinitramfs.sh x86_64 $obj $initrd; then
-		took "x86_64-$1 build" $start
+		sh tests/mkinitramfs.sh x86_64 "$obj" "$initrd"; then
+		took "x86_64-$1 build" "$start"
 		start=$(date +%s)
-		MEM=${MEM:-1024} step x86_64-$1 python3 scripts/run.py --arch x86_64 --name x86_64-$1 \
-			--kernel $obj/arch/x86/boot/bzImage --initrd $initrd \
+		MEM=${MEM:-1024} step "x86_64-$1" python3 scripts/run.py --arch x86_64 --name "x86_64-$1" \
+			--kernel "$obj/arch/x86/boot/bzImage" --initrd "$initrd" \
 			--timeout "${TIMEOUT:-1500}" --append "pci=noacpi harness.stress=$2"
-		took "x86_64-$1 boot" $start
+		took "x86_64-$1 boot" "$start"
 	else
-		broken x86_64-$1 "$1 kernel build failed"
+		broken "x86_64-$1" "$1 kernel build failed"
 	fi
 }
 
@@ -90,7 +91,7 @@ if sh scripts/build.sh x86_64 &&
 	step x86_64-long-storm python3 scripts/run.py --arch x86_64 --name x86_64-long-storm \
 		--expect tests/expected/stress.txt --timeout "${TIMEOUT:-900}" \
 		--append "harness.only=stress,kprobe-ftrace harness.stress=$long_storm harness.stress_ftrace=30"
-	took "x86_64 long storm" $start
+	took "x86_64 long storm" "$start"
 else
 	broken x86_64-long-storm "kernel build failed"
 fi

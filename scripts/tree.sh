@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Keep build/linux as Debian's linux-source-6.12 plus patches/series.
 #
 #   scripts/tree.sh prepare   unpack if needed, (re)apply the series if it
@@ -22,6 +23,7 @@ GIT="git -C $tree -c user.name=kbuild -c user.email=kbuild@localhost"
 die() { echo "tree.sh: $*" >&2; exit 1; }
 
 series_hash() {
+	# shellcheck disable=SC2046 # one patch file name a line, no spaces
 	(cd "$top/patches" && cat series $(grep -v '^[[:space:]]*#' series | awk 'NF {print $1}')) |
 		sha256sum | cut -d' ' -f1
 }
@@ -49,6 +51,7 @@ apply_series() {
 	$GIT reset -q --hard pristine
 	$GIT clean -q -fdx -e '/.config*'
 	n=0
+	# shellcheck disable=SC2013 # one patch file name a line, no spaces
 	for p in $(grep -v '^[[:space:]]*#' "$top/patches/series" | awk 'NF {print $1}'); do
 		[ -f "$top/patches/$p" ] || die "patch $p is listed in patches/series but missing"
 		if ! $GIT am -q --keep-cr "$top/patches/$p" >"$build/am.log" 2>&1; then
@@ -88,12 +91,7 @@ export_series() {
 	[ -z "$($GIT status --porcelain -uno)" ] || die "build/linux has uncommitted changes; commit them first"
 	rm -f "$top"/patches/*.patch
 	$GIT format-patch -q --no-signature --zero-commit -o "$top/patches" pristine..HEAD
-	# A blank context line is " " in a diff: trailing whitespace to
-	# checkpatch.pl when it checks patches/*.patch as git-tracked files
-	# (it does, given their paths inside this repository).  git am and
-	# patch take an empty line there as the same blank context line.
-	sed -i 's/^ $//' "$top"/patches/*.patch
-	(cd "$top/patches" && ls -1 *.patch 2>/dev/null) > "$top/patches/series" || true
+	(cd "$top/patches" && ls -1 -- *.patch 2>/dev/null) > "$top/patches/series" || true
 	echo "$(series_hash) $($GIT rev-parse HEAD)" > "$stamp"
 	echo "tree.sh: exported $(wc -l < "$top/patches/series") patch(es) to patches/"
 }

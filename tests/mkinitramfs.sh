@@ -1,19 +1,21 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # tests/mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz
 #
 # Busybox initramfs for the test guest:
 #   /init                       tests/guest/init
 #   /tests/*.sh                 tests/guest/*.sh (KTAP test scripts + ktap.sh)
-#   /bin/busybox                busybox-static for ARCH: the host's for
-#                               x86_64, Debian's i386 or arm64 package
-#                               otherwise (applets are linked by /init
-#                               with busybox --install -s)
+#   /bin/busybox                busybox-static for ARCH: the host's, or
+#                               Debian's package of ARCH's architecture
+#                               (scripts/debs.sh; applets are linked by
+#                               /init with busybox --install -s)
 #   /lib/modules/VERSION/       in-tree modules from OBJDIR/mods (depmod'ed)
 #   /lib/test-modules/*.ko      out-of-tree modules from OBJDIR/ext/*/
 #   /dev/console                so that /init has a console from the start
-#   /usr/bin/TOOL + its libs    x86_64 only: the host's programs named in
-#                               tests/guest-tools (blktrace, trace-cmd, ...),
-#                               with the shared libraries ldd lists for them
+#   /usr/bin/TOOL + its libs    the programs named in tests/guest-tools
+#                               (blktrace, trace-cmd, ...), with the shared
+#                               libraries they need: the host's, or
+#                               Debian's packages of ARCH's architecture
 # The archive is written with the kernel's own usr/gen_init_cpio, so no
 # root privileges are needed for the device node.  OUT is only rewritten
 # when its content changes.
@@ -25,36 +27,52 @@ out=${3:?usage: mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz}
 
 die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 
-# busybox for the guest architecture
-case $arch in
-x86_64)
-	busybox=/bin/busybox
-	[ -x $busybox ] || die "$busybox missing: apt-get install busybox-static (or make setup)"
-	;;
-i386|arm64)
-	# Debian's busybox-static of that architecture (i386, arm64), fetched
-	# once with a private apt state (the host's apt configuration is left
-	# alone, no multiarch install) and cached in build/busybox-ARCH.
-	dl=$top/build/busybox-$arch
-	busybox=$dl/root/bin/busybox
-	if [ ! -x "$busybox" ]; then
-		echo "mkinitramfs.sh: fetching $arch busybox-static into ${dl#$top/}"
-		mkdir -p "$dl/lists/partial" "$dl/cache/archives/partial"
-		aptopts="-q -oAPT::Architecture=$arch -oAPT::Architectures=$arch -oDir::State::Lists=$dl/lists -oDir::Cache=$dl/cache -oDebug::NoLocking=1"
-		# shellcheck disable=SC2086
-		apt-get $aptopts update >"$dl/apt.log" 2>&1 || { cat "$dl/apt.log" >&2; die "apt-get update ($arch) failed"; }
-		rm -f "$dl"/busybox-static_*.deb
-		# shellcheck disable=SC2086
-		(cd "$dl" && apt-get $aptopts download busybox-static) >>"$dl/apt.log" 2>&1 ||
-			{ cat "$dl/apt.log" >&2; die "apt-get download busybox-static ($arch) failed"; }
-		rm -rf "$dl/root"
-		dpkg -x "$dl"/busybox-static_*_"$arch".deb "$dl/root"
-		[ -x "$busybox" ] || die "no bin/busybox in $(ls "$dl"/busybox-static_*.deb)"
-	fi
-	;;
-*) die "unknown ARCH $arch" ;;
-esac
+# Guest binaries: busybox and the tools of tests/guest-tools with the
+# shared libraries they need.  A guest of the host's Debian architecture
+# takes the host's (make setup installs them); another takes Debian's
+# packages of its architecture (configs/arches), unpacked by
+# scripts/debs.sh into build/guest-root-ARCH.
+tools=$(grep -v '^[[:space:]]*#' "$top/tests/guest-tools" | awk 'NF {print $1}')
+# shellcheck disable=SC1091 # scripts/arches.sh is checked on its own
+. "$top/scripts/arches.sh"
+debarch=$(arch_field "$arch" debarch) || exit 1
+triplet=$(arch_field "$arch" triplet)
+root=
+if [ "$debarch" != "$(dpkg --print-architecture)" ]; then
+	root=$top/build/guest-root-$arch
+	pkgs="busybox-static $(grep -v '^[[:space:]]*#' "$top/tests/guest-tools" | awk 'NF {print $2}' | sort -u)"
+	# shellcheck disable=SC2086
+	sh "$top/scripts/debs.sh" "$debarch" "$root" $pkgs ||
+		die "the $arch guest's packages ($pkgs) could not be had: see above"
+fi
+busybox=$root/bin/busybox
+[ -x "$busybox" ] || die "$busybox missing: apt-get install busybox-static (or make setup)"
 
+# elf_deps FILE: FILE's program interpreter and the libraries it needs,
+# recursively, as paths below $root (readelf reads any architecture).
+libdirs="lib/$triplet usr/lib/$triplet lib usr/lib"
+elf_deps() {
+	_todo=$1 _seen=
+	while [ -n "$_todo" ]; do
+		# shellcheck disable=SC2086 # $_todo: list of paths, split on purpose
+		set -- $_todo
+		_f=$1
+		shift
+		_todo="$*"
+		readelf -l "$_f" 2>/dev/null | sed -n 's/.*Requesting program interpreter: \(.*\)]/\1/p'
+		for _so in $(readelf -d "$_f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case " $_seen " in *" $_so "*) continue ;; esac
+			_seen="$_seen $_so"
+			_p=
+			for _d in $libdirs; do
+				[ -e "$root/$_d/$_so" ] && { _p=/$_d/$_so; break; }
+			done
+			[ -n "$_p" ] || die "$(basename "$1"): $_so not found in ${root:-/} ($libdirs)"
+			echo "$_p"
+			_todo="$_todo $root$_p"
+		done
+	done
+}
 [ -d "$obj/mods/lib/modules" ] || die "$obj/mods/lib/modules missing: build the kernel first (scripts/build.sh $arch)"
 kver=$(cat "$obj/include/config/kernel.release")
 [ -d "$obj/mods/lib/modules/$kver" ] || die "no modules for $kver in $obj/mods"
@@ -81,6 +99,26 @@ for ko in "$obj"/ext/*/*.ko; do
 	[ -f "$ko" ] && cp -p "$ko" "$stage/lib/test-modules/"
 done
 
+# The tools and their libraries (not in a pipeline, so that die() stops us).
+: >"$stage/tools.raw"
+for t in $tools; do
+	path=
+	for d in usr/bin usr/sbin bin sbin; do
+		[ -x "$root/$d/$t" ] && { path=$root/$d/$t; break; }
+	done
+	[ -n "$path" ] || die "guest tool $t missing in ${root:-the host} (make setup; tests/guest-tools)"
+	echo "file /usr/bin/$t $(readlink -f "$path") 0755 0 0" >>"$stage/tools.raw"
+	elf_deps "$path" >"$stage/deps"
+	cat "$stage/deps" >>"$stage/tools.raw"
+done
+sort -u "$stage/tools.raw" | while read -r l; do
+	case $l in
+	file*) echo "$l" ;;
+	*) echo "dir $(dirname "$l") 0755 0 0"
+	   echo "file $l $(readlink -f "$root$l") 0755 0 0" ;;
+	esac
+done | awk '!seen[$0]++' >"$stage/tools"
+
 list=$stage/list
 {
 	for d in /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys /tmp /run /lib /tests; do
@@ -93,22 +131,7 @@ list=$stage/list
 	for f in "$top"/tests/guest/*.sh; do
 		echo "file /tests/$(basename "$f") $f 0755 0 0"
 	done
-	# Host programs only run in a guest of the host's architecture; the
-	# scripts that use them skip (with a reason) where they are missing.
-	if [ "$arch" = x86_64 ]; then
-		grep -v '^[[:space:]]*#' "$top/tests/guest-tools" | awk 'NF {print $1}' | while read -r t; do
-			path=$(command -v "$t") || die "guest tool $t missing on the host (make setup)"
-			echo "file /usr/bin/$t $path 0755 0 0"
-			ldd "$path" | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'
-		done | sort -u | while read -r l; do
-			case $l in
-			file*) echo "$l" ;;
-			*) d=$(dirname "$l")
-			   echo "dir $d 0755 0 0"
-			   echo "file $l $(readlink -f "$l") 0755 0 0" ;;
-			esac
-		done | awk '!seen[$0]++'
-	fi
+	cat "$stage/tools"
 	(cd "$stage" && find lib -mindepth 1 | sort) | while read -r p; do
 		if [ -d "$stage/$p" ]; then echo "dir /$p 0755 0 0"
 		else echo "file /$p $stage/$p 0644 0 0"; fi
@@ -118,4 +141,5 @@ list=$stage/list
 mkdir -p "$(dirname "$out")"
 "$gen" -t 0 "$list" | gzip -n -9 >"$out.tmp"
 if cmp -s "$out.tmp" "$out"; then rm -f "$out.tmp"; else mv "$out.tmp" "$out"; fi
-echo "mkinitramfs.sh: ${out#$top/} ($kver, $(ls "$stage/lib/test-modules" | wc -l) test module(s))"
+# shellcheck disable=SC2012 # only counts the modules
+echo "mkinitramfs.sh: ${out#"$top"/} ($kver, $(ls "$stage/lib/test-modules" | wc -l) test module(s))"

@@ -37,12 +37,12 @@ eq() {
 	fi
 }
 
-start=0
-[ -z "$skip_all" ] && start=$(dmesg | wc -l)
-new_dmesg() { dmesg | tail -n +$((start + 1)); }
+kmsg_mark
+new_dmesg() { kmsg_since; }
 # in_dmesg TEXT: the kernel said TEXT since the script started.
 in_dmesg() { new_dmesg | grep -F -q -- "$1"; }
-dmesg_clean() { ! new_dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace:|general protection|refcount_t'; }
+# marker_probe.ko reports a wrong private data pointer with "marker_probe: ".
+dmesg_clean() { ! new_dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace:|general protection|refcount_t|marker_probe: '; }
 
 p() { cat "$probe/$1"; }
 params() { for _p in "$@"; do printf '%s=%s ' "$_p" "$(cat "$probe/$_p")"; done; }

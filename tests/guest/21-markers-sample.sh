@@ -16,10 +16,9 @@ c() {
 	ktap_check "$@"
 }
 
-mark=0
-set_mark() { mark=$(dmesg | wc -l); }
+set_mark() { kmsg_mark; }
 # said TEXT: the kernel printed TEXT since the last set_mark.
-said() { dmesg | tail -n +$((mark + 1)) | grep -F -q -- "$1"; }
+said() { kmsg_since | grep -F -q -- "$1"; }
 open_fails() { ! cat /proc/marker-example; }
 sequence() {
 	said "Value 123, string example string" &&

@@ -17,9 +17,9 @@ c() {
 	ktap_check "$@"
 }
 
-start=$(dmesg | wc -l)
+kmsg_mark
 # lines KIND: number of "csv,KIND," lines the benchmark printed.
-lines() { dmesg | tail -n +$((start + 1)) | grep -c "csv,$1,"; }
+lines() { kmsg_since | grep -c "csv,$1,"; }
 # 6 variants x 2 states x 4 modes (cold: x86 clflush; thrash: 64 KiB).
 hit_lines() { test "$(lines hit)" -eq 48; }
 # 3 sizes (1, 10, 100) x marker and tracepoint x arm and disarm.

@@ -31,9 +31,9 @@ work=/tmp/blktrace
 
 skip_all=
 if ! command -v blktrace >/dev/null || ! command -v blkparse >/dev/null; then
-	skip_all="no blktrace/blkparse in this initramfs (x86_64 only)"
+	skip_all="no blktrace/blkparse in this initramfs (tests/guest-tools)"
 elif [ ! -b /dev/vda ]; then
-	skip_all="no /dev/vda (scripts/run.py attaches it on x86_64)"
+	skip_all="no /dev/vda (scripts/run.py attaches it)"
 elif [ ! -d /sys/kernel/debug/block ]; then
 	skip_all="no /sys/kernel/debug/block (CONFIG_BLK_DEV_IO_TRACE?)"
 fi
@@ -59,9 +59,9 @@ m() {
 }
 
 start=0
-[ -z "$skip_all" ] && start=$(dmesg | wc -l)
+kmsg_mark
 dmesg_clean() {
-	! dmesg | tail -n +$((start + 1)) |
+	! kmsg_since |
 		grep -E 'WARNING:|Oops|BUG:|Call Trace:|general protection|blktrace: cannot'
 }
 

@@ -40,8 +40,8 @@ c() {
 }
 
 start=0
-[ -z "$skip_all" ] && start=$(dmesg | wc -l)
-new_dmesg() { dmesg | tail -n +$((start + 1)); }
+kmsg_mark
+new_dmesg() { kmsg_since; }
 
 # Centiseconds since boot.
 now() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
@@ -211,11 +211,13 @@ else
 	ktap_check fired_process positive fires_process
 	ktap_check fired_softirq positive fires_softirq
 	ktap_check fired_hardirq positive irq_work
-	if [ "$(st fires_nmi)" -gt 0 ] 2>/dev/null; then
-		ktap_ok fired_nmi
-	else
-		ktap_skip fired_nmi "no NMI delivered (nmi_sent=$(st nmi_sent))"
-	fi
+	# x86 always has NMIs (the storm sends them as IPIs); an arm64 guest
+	# without GICv3 pseudo-NMI has none.
+	case $(uname -m) in
+	x86_64|i?86) ktap_check fired_nmi positive fires_nmi ;;
+	*) if [ "$(st fires_nmi)" -gt 0 ] 2>/dev/null; then ktap_ok fired_nmi
+	   else ktap_skip fired_nmi "no NMI on $(uname -m) (nmi_sent=$(st nmi_sent))"; fi ;;
+	esac
 	ktap_check hits_all_contexts sh -c "[ $(st hits_process) -gt 0 ] && [ $(st hits_softirq) -gt 0 ] && [ $(st hits_hardirq) -gt 0 ]"
 	ktap_check bad_args zero bad_args
 	ktap_check late_hits zero late_hits
@@ -235,6 +237,7 @@ fi
 c sites_agree_after sites_ok $P/sites_ok
 c unload_mstress rmmod mstress
 c no_storm_markers_left sh -c "! grep -E ' module=mstress' $list"
-c dmesg_clean sh -c "! dmesg | tail -n +$((start + 1)) | grep -E 'mstress.*returned|mstress_probe: attach|Uhhuh|Dazed|NMI received for unknown'"
+dmesg_clean() { ! new_dmesg | grep -E 'mstress.*returned|mstress_probe: attach|Uhhuh|Dazed|NMI received for unknown'; }
+c dmesg_clean dmesg_clean
 ktap_diag "stress: the script took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 ktap_end

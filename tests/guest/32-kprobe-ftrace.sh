@@ -37,7 +37,7 @@ c() {
 }
 
 start=0
-[ -z "$skip_all" ] && start=$(dmesg | wc -l)
+kmsg_mark
 
 # st NAME [FILE]: a field of the stats of the storm (default: the last run).
 st() { tr ' ' '\n' < ${2:-$P/stats} | sed -n "s/^$1=//p"; }
@@ -76,13 +76,13 @@ ftrace_loop() {
 	n=0
 	while [ -e $tmp/run ]; do
 		case $((n % 4)) in
-		0) echo mstress_read_imm > $T/set_ftrace_filter
+		0) echo mstress_read_imm > $T/set_ftrace_filter &&
 		   echo function > $T/current_tracer ;;
 		1) echo 'marker_* immediate_* __mark_*' >> $T/set_ftrace_filter ;;
 		2) echo nop > $T/current_tracer ;;
-		3) echo 0 > $T/events/mstress_kp/fire/enable
+		3) echo 0 > $T/events/mstress_kp/fire/enable &&
 		   echo 1 > $T/events/mstress_kp/fire/enable ;;
-		esac
+		esac || echo "change $n (step $((n % 4))) failed" >> $tmp/ftrace_errors
 		sleep 0.3
 		n=$((n + 1))
 	done
@@ -91,6 +91,7 @@ ftrace_loop() {
 
 storm() {
 	echo 256 > $T/buffer_size_kb
+	rm -f $tmp/ftrace_errors
 	: > $tmp/run
 	ftrace_loop &
 	echo $((secs * 1000)) > $D/run
@@ -106,6 +107,11 @@ storm() {
 	echo nop > $T/current_tracer
 	echo > $T/set_ftrace_filter
 	cat $tmp/stats $P/stats
+	if [ -s $tmp/ftrace_errors ]; then
+		echo "tracefs writes of the ftrace loop failed:"
+		cat $tmp/ftrace_errors
+		ret=1
+	fi
 	[ $ret = 0 ]
 }
 
@@ -157,6 +163,7 @@ fi
 c kprobe_event_hit kprobe_hits
 c kprobe_event_removed kprobe_event_remove
 c unload_mstress rmmod mstress
-c dmesg_clean sh -c "! dmesg | tail -n +$((start + 1)) | grep -E 'mstress.*returned|Uhhuh|NMI received for unknown'"
+dmesg_clean() { ! kmsg_since | grep -E 'mstress.*returned|Uhhuh|NMI received for unknown'; }
+c dmesg_clean dmesg_clean
 ktap_diag "kprobe_ftrace: the script took $(($(cut -d. -f1 /proc/uptime) - t0)) s"
 ktap_end

@@ -8,6 +8,8 @@
 #                             show its output as diagnostics
 #   ktap_diag TEXT            a "# TEXT" diagnostic line
 #   ktap_end                  print a "# SUITE: pass:.. fail:.. skip:.." line
+#   kmsg_mark                 remember this point of the kernel log
+#   kmsg_since                print the kernel log written since kmsg_mark
 #
 # One script = one top-level KTAP document (see tests/README.md):
 #   KTAP version 1
@@ -76,4 +78,22 @@ harness_arg() {
 		case $_a in "harness.$1="*) printf '%s\n' "${_a#*=}"; return 0 ;; esac
 	done
 	return 1
+}
+
+# kmsg_mark writes a line of its own to /dev/kmsg; kmsg_since prints what
+# follows it in the kernel log.  If the log buffer wrapped past the mark,
+# kmsg_since says so on the console as a harness error (which fails the
+# run, scripts/run.py) instead of looking at the wrong lines.
+kmsg_mark() {
+	_kmsg_tag="harness: log mark $$.$(cut -d' ' -f1 /proc/uptime)"
+	echo "$_kmsg_tag" > /dev/kmsg
+}
+
+kmsg_since() {
+	dmesg > /tmp/.kmsg.$$
+	if ! grep -q -F "${_kmsg_tag:-no mark}" /tmp/.kmsg.$$; then
+		echo "harness: error: kernel log wrapped past '${_kmsg_tag:-no mark}' (or no kmsg_mark)" > /dev/console
+	fi
+	awk -v t="${_kmsg_tag:-no mark}" 'f { print } index($0, t) { f = 1 }' /tmp/.kmsg.$$
+	rm -f /tmp/.kmsg.$$
 }
