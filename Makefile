@@ -40,11 +40,12 @@ test:
 stress:
 	sh scripts/stress.sh
 
-# Boot x86_64 with harness.only=demo (tests/guest/demo.sh), console shown.
+# Boot x86_64 with harness.only=demo (tests/guest/demo.sh), console shown;
+# fails unless every case of tests/expected/demo.txt passes.
 demo: kernel
 	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz
-	python3 scripts/run.py --arch x86_64 --name demo --append harness.only=demo \
-		--expect none --tee
+	python3 scripts/run.py --arch x86_64 --name demo --append "harness.only=demo kunit.enable=0" \
+		--expect tests/expected/demo.txt --tee-user
 
 # The markers benchmark: build, boot (QEMU icount and TCG, User-Mode Linux),
 # write bench/results/ and the figures of bench/README.md.  Not part of test.

@@ -449,8 +449,12 @@ def boot(cmd, log_path, timeout, tee):
                     pending += chunk
                     lines, _, pending = pending.rpartition(b'\n')
                     if lines:
+                        text = ESCAPE.sub('', (lines + b'\n').decode('utf-8', 'replace'))
+                        if show == 'user':      # the guest's own lines only
+                            text = ''.join(ln for ln in text.splitlines(True)
+                                           if not TIMESTAMP.match(ln.replace('\r', '')))
                         try:
-                            sys.stdout.write(ESCAPE.sub('', (lines + b'\n').decode('utf-8', 'replace')))
+                            sys.stdout.write(text)
                             sys.stdout.flush()
                         except BrokenPipeError:
                             show = False
@@ -491,6 +495,8 @@ def main():
                     'tests/expected/ARCH.txt if present; "none" for no check)')
     ap.add_argument('--tee', action='store_true', default=bool(os.environ.get('TEE')),
                     help='also copy the console to stdout (default $TEE)')
+    ap.add_argument('--tee-user', action='store_true',
+                    help='copy only the guest\'s own lines (no kernel messages) to stdout')
     ap.add_argument('--parse', metavar='LOG', help='do not boot; judge an existing log')
     ap.add_argument('--icount', type=int, metavar='SHIFT',
                     help='TCG only: -icount shift=SHIFT (single-threaded, deterministic)')
@@ -528,7 +534,7 @@ def main():
               f'{", " + args.append if args.append else ""}), log: '
               f'{os.path.relpath(log_path)}', flush=True)
         start = time.monotonic()
-        timed_out = boot(cmd, log_path, args.timeout, args.tee)
+        timed_out = boot(cmd, log_path, args.timeout, 'user' if args.tee_user else args.tee)
         print(f'run.py: guest ran {time.monotonic() - start:.1f} s'
               f'{" (killed at timeout)" if timed_out else ""}', flush=True)
 

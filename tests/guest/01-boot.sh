@@ -1,5 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Basic sanity of the guest environment the other scripts rely on.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 ktap_begin boot 6

@@ -1,6 +1,8 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Debug kernels (CONFIG_DEBUG_KMEMLEAK): forget what kmemleak suspects from
 # boot, so that 90-kmemleak.sh reports only what the tests leaked.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 k=/sys/kernel/debug/kmemleak

@@ -1,8 +1,10 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Loads the harness self-test KUnit module (tests/modules/harness_selftest).
 # Its KUnit results are printed by the kernel as a separate KTAP document.
 # harness.selftest=fail|warn on the kernel command line injects a fault:
 # scripts/selftest.sh checks that scripts/run.py reports it.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 ko=/lib/test-modules/harness_selftest.ko

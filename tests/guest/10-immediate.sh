@@ -1,7 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Immediate values in modules (tests/modules/imm_provider, imm_consumer):
 # a module's sites take the current value at load, follow later updates,
 # survive unload/reload, and read a variable exported by another module.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 m=/lib/test-modules

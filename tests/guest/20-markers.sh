@@ -1,9 +1,11 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Markers in modules: tests/modules/marker_site (markers) and
 # tests/modules/marker_probe (probes, counters in its parameters).
 # Both load orders, unloading either side while armed, a probe module
 # that exits without disconnecting, reloads, a load/unload stress while
 # the markers fire, and the debugfs list all along.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 ko=/lib/test-modules

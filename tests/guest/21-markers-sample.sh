@@ -1,7 +1,9 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The markers sample of Documentation/trace/markers.rst (samples/markers):
 # marker-example places markers, probe-example connects probes to them;
 # insmod order is not important.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 kver=$(uname -r)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Marker events (kernel/trace/trace_markers.c): markers traced from
 # tracefs, without a module.  The sample markers (marker-example: 123 and
 # "example string") and tests/modules/marker_events_test (every supported
@@ -11,6 +12,7 @@
 # For a kmemleak kernel: with /sys/kernel/debug/kmemleak present the
 # last case scans after everything was created and deleted, and fails on
 # leaks allocated by marker events (the markers core, tracing).
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 T=/sys/kernel/tracing
@@ -116,12 +118,14 @@ connect_sample() {
 }
 format_fields() {
 	_f=$M/subsystem_event/format
+	# shellcheck disable=SC2015 # || reports a failure of any of the greps
 	grep -q 'field:int arg1;.*size:4;.*signed:1;' "$_f" &&
 		grep -q 'field:__data_loc char\[\] arg2;.*size:4;' "$_f" &&
 		grep -q -F 'print fmt: "arg1=%d arg2=\"%s\"", REC->arg1, __get_str(arg2)' "$_f" ||
 		{ cat "$_f"; return 1; }
 }
 listed() {
+	# shellcheck disable=SC2015 # || reports a failure of either grep
 	grep -q -x -F 'm:markers/subsystem_event subsystem_event "%d %s"' "$T/marker_events" &&
 		grep -q -x -F 'm:markers/subsystem_event subsystem_event "%d %s"' "$T/dynamic_events" ||
 		{ cat "$T/marker_events"; return 1; }
@@ -233,6 +237,7 @@ tc_record() {
 # to; trace-cmd pads event names with spaces: squeeze them.
 tc_report() { trace-cmd report "$@" -i /tmp/markers.dat 2>/tmp/tc-report.err | tr -s ' '; }
 tc_has() {
+	# shellcheck disable=SC2015 # || reports a failure of either step
 	_out=$(tc_report) && printf '%s\n' "$_out" | grep -q -F -- "$1" ||
 		{ echo "no '$1' in trace-cmd report:"; printf '%s\n' "$_out" | tail -n 20; cat /tmp/tc-report.err; return 1; }
 }

@@ -1,10 +1,12 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Smoke test of the markers benchmark (CONFIG_MARKERS_BENCHMARK, run in
 # full by make bench) with tiny counts, so that it keeps building and
 # working: its KUnit suite, marker_benchmark, checks that every variant
 # calls its probe exactly when armed, and that arming a marker with N
 # sites patches N sites in one batch; here we check that it printed its
 # figures.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 kver=$(uname -r)

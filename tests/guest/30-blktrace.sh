@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # blktrace and blkparse (Debian's, copied into the x86_64 initramfs by
 # tests/mkinitramfs.sh) on three block devices:
 #   vda     virtio-blk, the image file scripts/run.py attaches (x86_64),
@@ -17,6 +18,7 @@
 # tracer path, with the markers list checked after each.
 # On a kernel without markers (the stock kernel) the cases about markers
 # and the counter module skip; everything else runs the same.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 list=/sys/kernel/debug/markers/list
@@ -58,7 +60,6 @@ m() {
 	ktap_check "$@"
 }
 
-start=0
 kmsg_mark
 dmesg_clean() {
 	! kmsg_since |
@@ -82,7 +83,7 @@ setup_devices() {
 	modprobe null_blk nr_devices=1 gb=1 irqmode=0 max_sectors=128 || return 1
 	modprobe brd rd_nr=1 rd_size=16384 || return 1
 	for _d in $devs; do
-		[ -b /dev/$_d ] || { echo "no /dev/$_d"; return 1; }
+		[ -b "/dev/$_d" ] || { echo "no /dev/$_d"; return 1; }
 	done
 }
 schedulers() {
@@ -117,7 +118,7 @@ stop_blktrace() {
 
 # ddq ARGS: dd, quiet.
 ddq() { dd "$@" 2>/dev/null; }
-zero() { ddq if=/dev/zero of=/dev/$1 conv=notrunc "$@"; }
+zero() { ddq if=/dev/zero of="/dev/$1" conv=notrunc "$@"; }
 
 # The workload: one I/O in flight at a time on vda (whose completions
 # QEMU may reorder), splits and merges on null_blk, which completes
@@ -152,7 +153,7 @@ quiesce() {
 	while [ $_w -lt 300 ]; do
 		_n=0
 		for _d in $devs; do
-			_n=$((_n + $(awk '{print $1 + $2}' /sys/block/$_d/inflight)))
+			_n=$((_n + $(awk '{print $1 + $2}' "/sys/block/$_d/inflight")))
 		done
 		[ $_n = 0 ] && return 0
 		sleep 0.1
@@ -178,7 +179,7 @@ trace_run() {
 	_pid=$!
 	_i=0
 	for _d in $devs; do
-		while [ ! -e /sys/kernel/debug/block/$_d/trace0 ] && [ $_i -lt 100 ]; do
+		while [ ! -e "/sys/kernel/debug/block/$_d/trace0" ] && [ $_i -lt 100 ]; do
 			sleep 0.1
 			_i=$((_i + 1))
 		done
@@ -186,7 +187,7 @@ trace_run() {
 	_i=0
 	while [ $_i -lt 8 ]; do
 		for _d in $devs; do
-			ddq if=/dev/$_d of=/dev/null bs=4k count=1 skip=$sentinel_blk iflag=direct
+			ddq if="/dev/$_d" of=/dev/null bs=4k count=1 skip=$sentinel_blk iflag=direct
 		done
 		sleep 0.2
 		_i=$((_i + 1))
@@ -199,7 +200,7 @@ trace_run() {
 	stop_blktrace $_pid > "$_dir/blktrace.stop" 2>&1
 	echo $? > "$_dir/blktrace.rc"
 	for _d in $devs; do
-		blkparse -q -D "$_dir" -i $_d -f '%a %d %S %N\n' -o "$_dir/$_d.all" \
+		blkparse -q -D "$_dir" -i "$_d" -f '%a %d %S %N\n' -o "$_dir/$_d.all" \
 			>"$_dir/$_d.blkparse.out" 2>&1
 		# Everything after the last sentinel event.
 		awk -v s=$sentinel '{ l[NR] = $0; if ($3 == s) last = NR }
@@ -292,7 +293,7 @@ restart_during_io() {
 
 no_trace_left() {
 	for _d in $devs; do
-		[ "$(cat /sys/block/$_d/trace/enable)" = 0 ] || { echo "$_d still traced"; return 1; }
+		[ "$(cat "/sys/block/$_d/trace/enable")" = 0 ] || { echo "$_d still traced"; return 1; }
 	done
 }
 counted() {

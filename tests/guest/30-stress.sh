@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Update storm with module churn (tests/modules/marker_stress):
 #
 #   mstress.ko        markers and immediate reads firing on every CPU from
@@ -14,6 +15,7 @@
 # updates held half-way while modules load.  The storm lasts
 # harness.stress=SECONDS (default 15); the figures of the run are printed
 # as "# stress: ..." lines.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 t0=$(cut -d. -f1 /proc/uptime)
 
@@ -39,7 +41,6 @@ c() {
 	ktap_check "$@"
 }
 
-start=0
 kmsg_mark
 new_dmesg() { kmsg_since; }
 
@@ -53,6 +54,7 @@ positive() { [ "$(st "$1")" -gt 0 ] 2>/dev/null || { echo "$1=$(st "$1")"; retur
 list_ok() {
 	for r in 1 2; do
 		read -r n bad < $tmp/reader_$r
+		# shellcheck disable=SC2015 # || reports a failure of either test
 		[ "$n" -gt 0 ] && [ "$bad" = 0 ] || { echo "reader $r: $n reads, $bad partial"; return 1; }
 	done
 }
@@ -123,9 +125,9 @@ reader_loop() {
 		k=$(grep -c ' module=mstress_site ' $list)
 		[ "$k" = 0 ] || [ "$k" = "$markers" ] || { bad=$((bad + 1)); echo "read $k of $markers mstress_site markers" >> $tmp/errors; }
 		n=$((n + 1))
-		: > $tmp/up_reader_$1
+		: > "$tmp/up_reader_$1"
 	done
-	echo "$n $bad" > $tmp/reader_$1
+	echo "$n $bad" > "$tmp/reader_$1"
 }
 
 # Updates held half-way, now and then, while the modules come and go.
@@ -145,6 +147,7 @@ hold_loop() {
 # with halves that differ) must be caught by each of them.
 injected() {
 	echo 1 > $P/inject && echo 2000 > $D/run
+	# shellcheck disable=SC2320 # the status of the write to $D/run (the run)
 	ret=$?
 	echo 0 > $P/inject
 	cp $P/stats $tmp/injected
@@ -172,12 +175,14 @@ storm() {
 		_w=$((_w + 1))
 	done
 	echo $((secs * 1000)) > $D/run
+	# shellcheck disable=SC2320 # the status of the write to $D/run (the run)
 	ret=$?
 	rm -f $tmp/run
 	wait
 	lsmod | grep -q '^mstress_site ' && rmmod mstress_site
 	lsmod | grep -q '^mstress_probe ' && rmmod mstress_probe
 	cat $P/stats
+	# shellcheck disable=SC2015 # || reports a failure of either test
 	[ $ret = 0 ] && [ ! -s $tmp/errors ] || { cat $tmp/errors 2>/dev/null; return 1; }
 }
 

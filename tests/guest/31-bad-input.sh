@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Bad input: the markers API (tests/modules/marker_badinput, a KUnit suite
 # "markers_bad_input" run when the module loads), and the user-facing
 # files: /sys/kernel/debug/markers/list and any writable
@@ -10,6 +11,7 @@
 # /sys/kernel/tracing/marker_events, are
 # fuzzed by fuzz_control below; a new control file gets covered by being
 # there.  Each malformed write must fail, and the kernel stay clean.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 t0=$(cut -d. -f1 /proc/uptime)
 
@@ -39,10 +41,10 @@ LINE_RE='^[A-Za-z0-9_]+ state=[01] probes=[0-9]+ module=[A-Za-z0-9_]+ site=[^ ]+
 # and there is at least one (ID: a file name of its own per reader).
 list_wellformed() {
 	_f=$tmp/l.${1:-0}
-	cat $list > $_f || return 1
-	[ -s $_f ] || { echo "empty list"; return 1; }
-	if grep -v -E "$LINE_RE" $_f; then echo "malformed line(s) above"; return 1; fi
-	rm -f $_f
+	cat $list > "$_f" || return 1
+	[ -s "$_f" ] || { echo "empty list"; return 1; }
+	if grep -v -E "$LINE_RE" "$_f"; then echo "malformed line(s) above"; return 1; fi
+	rm -f "$_f"
 }
 
 # must_fail WHAT CMD...: CMD must exit non-zero.
@@ -99,9 +101,9 @@ fuzz_control() {
 	must_fail "overlong name" sh -c "echo \"enable \$(cat $tmp/longname)\" > $f" &&
 	must_fail "unknown command" sh -c "echo 'no-such-command !!' > $f" || return 1
 	: > $tmp/frun
-	( while [ -e $tmp/frun ]; do cat $f > /dev/null 2>&1; done ) &
-	( while [ -e $tmp/frun ]; do printf '\377garbage\n' > $f 2>/dev/null; done ) &
-	( while [ -e $tmp/frun ]; do dd if=/dev/urandom bs=512 count=1 of=$f 2>/dev/null; done ) &
+	( while [ -e $tmp/frun ]; do cat "$f" > /dev/null 2>&1; done ) &
+	( while [ -e $tmp/frun ]; do printf '\377garbage\n' > "$f" 2>/dev/null; done ) &
+	( while [ -e $tmp/frun ]; do dd if=/dev/urandom bs=512 count=1 of="$f" 2>/dev/null; done ) &
 	sleep 3
 	rm -f $tmp/frun
 	wait
@@ -111,12 +113,14 @@ fuzz_control() {
 controls=
 for f in /sys/kernel/debug/markers/* /sys/kernel/tracing/markers/* /sys/kernel/tracing/markers* \
 	/sys/kernel/tracing/marker_events; do
+	# shellcheck disable=SC2015 # skip $f unless both tests hold
 	[ -f "$f" ] && [ "$f" != "$list" ] || continue
 	# Writable by its mode (root may write anything).
 	case $(stat -c %A "$f") in
 	*w*) controls="$controls $f" ;;
 	esac
 done
+# shellcheck disable=SC2086 # split the list to count its words
 ncontrols=$(echo $controls | wc -w)
 [ "$ncontrols" -gt 0 ] || ncontrols=1
 
@@ -135,7 +139,7 @@ elif [ -z "$controls" ]; then
 	ktap_skip control_files "no writable markers control file in this kernel"
 else
 	for f in $controls; do
-		ktap_check "control_$(basename $f)_fuzz" fuzz_control $f
+		ktap_check "control_$(basename "$f")_fuzz" fuzz_control "$f"
 	done
 fi
 dmesg_clean() { ! new_dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace:|general protection'; }

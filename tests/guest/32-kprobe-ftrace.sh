@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Kprobes and ftrace next to markers and immediate values
 # (tests/modules/marker_stress/mstress.ko):
 #   - kprobes on immediate value sites (marker sites included) are refused,
@@ -13,6 +14,7 @@
 # gives 30). Under QEMU's multi-threaded TCG it can oops on the pristine
 # kernel as well (tests/README.md, "QEMU"): run.py uses single-threaded
 # TCG unless TCG_THREAD=multi.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 t0=$(cut -d. -f1 /proc/uptime)
 
@@ -36,11 +38,10 @@ c() {
 	ktap_check "$@"
 }
 
-start=0
 kmsg_mark
 
 # st NAME [FILE]: a field of the stats of the storm (default: the last run).
-st() { tr ' ' '\n' < ${2:-$P/stats} | sed -n "s/^$1=//p"; }
+st() { tr ' ' '\n' < "${2:-$P/stats}" | sed -n "s/^$1=//p"; }
 field() { tr ' ' '\n' < $tmp/ks | sed -n "s/^$1=//p"; }
 
 kprobe_api() {
@@ -55,6 +56,7 @@ kprobe_api() {
 # "mstress_fire+0x4b/0x1f0 [mstress]" -> "mstress:mstress_fire+0x4b"
 kprobe_events_refused() {
 	i=0 bad=0
+	# shellcheck disable=SC2013 # one symbol+offset a line, no blanks
 	for s in $(sed 's/\/.*//' $P/kprobe_addrs); do
 		if echo "p:mstress_bad/s$i mstress:$s" >> $T/kprobe_events 2>/dev/null; then
 			echo "kprobe event accepted on the immediate site $s"
@@ -95,6 +97,7 @@ storm() {
 	: > $tmp/run
 	ftrace_loop &
 	echo $((secs * 1000)) > $D/run
+	# shellcheck disable=SC2320 # the status of the write to $D/run (the storm)
 	ret=$?
 	rm -f $tmp/run
 	wait
@@ -119,7 +122,7 @@ storm() {
 zero_all() {
 	for s in $tmp/stats $P/stats; do
 		for f in bad_args late_hits hits_after_stop torn stale mismatch api_errors; do
-			[ "$(st $f $s)" = 0 ] || { echo "$f=$(st $f $s) in $s"; return 1; }
+			[ "$(st $f "$s")" = 0 ] || { echo "$f=$(st $f "$s") in $s"; return 1; }
 		done
 	done
 }

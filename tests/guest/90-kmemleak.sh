@@ -1,8 +1,10 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Debug kernels (CONFIG_DEBUG_KMEMLEAK): after all the tests, a scan must
 # find no unreferenced object allocated since 02-kmemleak-clear.sh.
 # kmemleak reports an object only once it is older than 5 s and was seen
 # unreferenced by a scan, hence the wait and the two scans.
+# shellcheck source=ktap.sh
 . /tests/ktap.sh
 
 k=/sys/kernel/debug/kmemleak
