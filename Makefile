@@ -36,7 +36,7 @@ test:
 # KASAN, kmemleak, ...) with every test, a long storm on the test kernel,
 # the KCSAN kernel with every test (KCSAN=0: not).  Last line: "N passed,
 # N failed[, N skipped]".  .ci/run runs it after make test (about 25
-# minutes more, tests/README.md, "make stress").
+# minutes more, tests/RESULTS.md).
 stress:
 	sh scripts/stress.sh
 

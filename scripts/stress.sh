@@ -90,7 +90,7 @@ if sh scripts/build.sh x86_64 &&
 	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz; then
 	step x86_64-long-storm python3 scripts/run.py --arch x86_64 --name x86_64-long-storm \
 		--expect tests/expected/stress.txt --timeout "${TIMEOUT:-900}" \
-		--append "harness.only=stress,kprobe-ftrace harness.stress=$long_storm harness.stress_ftrace=30"
+		--append "kunit.enable=0 harness.only=stress,kprobe-ftrace harness.stress=$long_storm harness.stress_ftrace=30"
 	took "x86_64 long storm" "$start"
 else
 	broken x86_64-long-storm "kernel build failed"
@@ -100,7 +100,7 @@ fi
 # tests; KCSAN=0 skips it.  Only the series' own files are instrumented
 # (KCSAN_SANITIZE=n, then =y per file stem), so that every report has
 # series code on one side: the whole kernel instrumented, upstream races
-# such as kmap_local_page / lru_add got reported too (tests/README.md).
+# such as kmap_local_page / lru_add got reported too (tests/RESULTS.md).
 # The files are derived from the tree: every .c file the series adds
 # (tree.sh keeps the unpatched tree as the tag "pristine"), and
 # blktrace.c, whose probes the series rewrites.

@@ -43,8 +43,9 @@ kmsg_mark
 new_dmesg() { kmsg_since; }
 # in_dmesg TEXT: the kernel said TEXT since the script started.
 in_dmesg() { new_dmesg | grep -F -q -- "$1"; }
-# marker_probe.ko reports a wrong private data pointer with "marker_probe: ".
-dmesg_clean() { ! new_dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace:|general protection|refcount_t|marker_probe: '; }
+# marker_probe.ko reports a wrong private data pointer as
+# "marker_probe: marker_probe_unregister() returned ...".
+dmesg_clean() { ! new_dmesg | grep -E 'WARNING:|Oops|BUG:|Call Trace:|general protection|refcount_t|marker_probe_unregister\(\) returned'; }
 
 p() { cat "$probe/$1"; }
 params() { for _p in "$@"; do printf '%s=%s ' "$_p" "$(cat "$probe/$_p")"; done; }

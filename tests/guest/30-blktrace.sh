@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# blktrace and blkparse (Debian's, copied into the x86_64 initramfs by
-# tests/mkinitramfs.sh) on three block devices:
-#   vda     virtio-blk, the image file scripts/run.py attaches (x86_64),
+# blktrace and blkparse (Debian's, of the guest's architecture, copied
+# into the initramfs by tests/mkinitramfs.sh) on three block devices:
+#   vda     virtio-blk, the image file scripts/run.py attaches,
 #           with partition vda1, mq-deadline
 #   nullb0  null_blk, completions inline (irqmode=0), 64 KiB max I/O,
 #           mq-deadline
