@@ -64,7 +64,7 @@ else
 	result fail cached_without_network "a cached request needed the network"
 fi
 
-deb=$(ls "$tmp/cache/$arch/archives/${pkg}_"*.deb 2>/dev/null | head -n 1)
+deb=$(find "$tmp/cache/$arch/archives" -name "${pkg}_*.deb" | head -n 1)
 if [ -n "$deb" ] && head -c 1000 "$deb" >"$tmp/short" && cp "$tmp/short" "$deb" &&
 	fetch "$tmp/good+bad" "$pkg" && [ -x "$tmp/root/bin/busybox" ] &&
 	grep -q "downloading $pkg" "$tmp/out"; then

@@ -113,6 +113,7 @@ if [ -z "$ok" ]; then
 	update
 	todo="$*" seen=" " list=
 	while [ -n "$todo" ]; do
+		# shellcheck disable=SC2086 # a list of package names
 		set -- $todo
 		p=$1
 		shift

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# The conditions below are eval'ed, so single-quoted, and read $rc.
+# shellcheck disable=SC2016,SC2034
 # scripts/selftest.sh ARCH: prove that the harness catches what it must in
 # a real boot (the verdicts themselves are unit-tested on sample logs by
 # scripts/run_test.py): three boots with an injected fault, each of which
@@ -13,7 +15,6 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=${1:?usage: selftest.sh ARCH}
-run="python3 $top/scripts/run.py"
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 trap 'exit 143' INT TERM
@@ -39,7 +40,6 @@ run_rc() {
 	sed 's/^/#   /' "$out"
 }
 has() { grep -q -- "$1" "$out"; }
-last_is() { [ "$(tail -n 1 "$out")" = "$1" ]; }
 
 echo "KTAP version 1"
 echo "# Suite: selftest_$arch"
@@ -47,19 +47,19 @@ echo "1..3"
 
 # Boots with an injected fault.
 only=harness.only=harness
-run_rc $run --arch "$arch" --name "$arch-selftest-fail" --expect none \
+run_rc python3 "$top/scripts/run.py" --arch "$arch" --name "$arch-selftest-fail" --expect none \
 	--append "$only harness.selftest=fail"
 result boot_fail_detected eval 'test $rc != 0 &&
 	has "^FAIL: not ok harness_selftest.harness_selftest_injected_failure" &&
 	tail -n 1 "$out" | grep -q " passed, 1 failed"'
 
-run_rc $run --arch "$arch" --name "$arch-selftest-warn" --expect none \
+run_rc python3 "$top/scripts/run.py" --arch "$arch" --name "$arch-selftest-warn" --expect none \
 	--append "$only harness.selftest=warn"
 result boot_warn_detected eval 'test $rc != 0 &&
 	grep -q "^FAIL: console: WARNING .*harness_selftest" "$out" &&
 	! has "^FAIL: not ok"'
 
-run_rc $run --arch "$arch" --name "$arch-selftest-hang" --expect none \
+run_rc python3 "$top/scripts/run.py" --arch "$arch" --name "$arch-selftest-hang" --expect none \
 	--append "harness.selftest=hang kunit.enable=0" --timeout "${HANG_TIMEOUT:-40}"
 result boot_hang_detected eval 'test $rc != 0 &&
 	has "^FAIL: guest did not finish (timeout" &&

@@ -11,7 +11,7 @@
 # sum "N passed, N failed[, N skipped]".  Exit 0 only if nothing failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
-cd "$top"
+cd "$top" || exit 1
 archs=${*:-x86_64 i386 arm64}
 P=0 F=0 S=0
 tmp=$(mktemp -d)
@@ -83,6 +83,7 @@ sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; to
 # The harness's own verdicts, on sample logs; the guest packages' fetcher
 # against a partly broken mirror.
 step harness-parser python3 scripts/run_test.py
+step shellcheck sh scripts/shellcheck.sh
 step debs-fetch sh scripts/debs-selftest.sh
 for arch in $archs; do
 	start=$(date +%s)

@@ -3,7 +3,7 @@
 # Marker events (kernel/trace/trace_markers.c): markers traced from
 # tracefs, without a module.  The sample markers (marker-example: 123 and
 # "example string") and tests/modules/marker_events_test (every supported
-# conversion, two unsupported ones) as events in trace, trace_pipe and,
+# conversion, two unsupported ones) as events in trace, trace_pipe and
 # the real trace-cmd; filters by field name; other probes on
 # the same markers; a module loaded after its events were created and
 # unloaded while they are enabled; and bad input, each with its errno and

@@ -74,6 +74,7 @@ ktap_end() {
 
 # harness_arg NAME: value of harness.NAME=... on the kernel command line.
 harness_arg() {
+	# shellcheck disable=SC2013 # the command line is split into words
 	for _a in $(cat /proc/cmdline); do
 		case $_a in "harness.$1="*) printf '%s\n' "${_a#*=}"; return 0 ;; esac
 	done
