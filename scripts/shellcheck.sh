@@ -13,7 +13,7 @@ echo "# Suite: shellcheck"
 echo "1..$(echo "$files" | wc -l)"
 for f in $files; do
 	n=$((n + 1))
-	shell=sh
+	shell='sh'
 	head -n 1 "$f" | grep -q bash && shell=bash
 	if out=$(shellcheck -s "$shell" "$f" 2>&1); then
 		pass=$((pass + 1))
