@@ -11,16 +11,21 @@
 # limit), so that a clean run means something.  Without libFuzzer (clang
 # and libclang-rt-14-dev) it falls back to the deterministic random
 # driver built into the harness (-DFUZZ_STANDALONE), with gcc.
-# Last line: "N passed, N failed".
+# Prints KTAP (the plan at the end) and a last line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/linux/kernel/trace
 out=$top/build/fuzz
 secs=${FUZZ_SECONDS:-60}
 pass=0 fail=0
-ok() { echo "ok: $*"; pass=$((pass + 1)); }
-ko() { echo "FAIL: $*"; fail=$((fail + 1)); }
-summary() { echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit; }
+# ok TEXT / ko TEXT: a KTAP result named by TEXT up to its first ':' or
+# '(', with TEXT as its diagnostic; summary: the plan, at the end.
+name() { echo "$1" | sed 's/[:(].*//; s/[^A-Za-z0-9]\{1,\}/_/g; s/_$//'; }
+ok() { pass=$((pass + 1)); echo "# $*"; echo "ok $((pass + fail)) $(name "$*")"; }
+ko() { fail=$((fail + 1)); echo "# $*"; echo "not ok $((pass + fail)) $(name "$*")"; }
+summary() { echo "1..$((pass + fail))"; echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit; }
+echo "KTAP version 1"
+echo "# Suite: fuzz"
 
 [ -f "$src/trace_markers_fmt.c" ] || { ko "no $src/trace_markers_fmt.c (make tree)"; summary; }
 rm -rf "$out"

@@ -5,6 +5,8 @@
     scripts/run.py --arch i386 --append harness.only=boot --tee
     scripts/run.py --arch arm64                   qemu-system-aarch64 -M virt
     scripts/run.py --parse build/logs/x86_64.log  judge an existing log only
+    scripts/run.py step LABEL OUTPUT RC           a step's KTAP for the total
+    scripts/run.py total FILE                     "N passed, N failed[, N skipped]"
 
 Every guest gets a virtio-blk disk, build/disks/NAME.img, rewritten
 before each boot (see make_disk()).  The log is written to
@@ -18,8 +20,10 @@ build/logs/NAME.log (NAME defaults to ARCH).  Then:
   * the guest must print "harness: guest done" (else hang, crash or timeout);
   * every case listed in tests/expected/ARCH.txt must have passed (or
     skipped, where the file says why), and no other case may appear.
-Prints one "FAIL: ..." line per problem and finally exactly one line
-"N passed, N failed[, N skipped]" in which every problem counts as failed.
+Prints the verdict as a KTAP document (passed and skipped cases, then one
+"not ok" per problem), one "FAIL: ..." line per problem and finally exactly
+one line "N passed, N failed[, N skipped]" in which every problem counts as
+failed.
 Exit status 0 only if nothing failed and at least one test passed.
 See tests/README.md.
 """
@@ -481,7 +485,76 @@ def boot(cmd, log_path, timeout, tee):
     return timed_out
 
 
+# ------------------------------------------------- steps and the total ---
+
+def ktap_name(text):
+    """A KTAP case name: no spaces, no '#'."""
+    return re.sub(r'[^A-Za-z0-9_.:/+-]+', '_', text).strip('_')[:120] or '?'
+
+
+def print_verdict_ktap(name, v):
+    """The verdict of one log as a KTAP document: leaves, then problems."""
+    rows = []
+    for path, (status, why) in v.leaves.items():
+        if status == 'ok' and path.split('.')[0] not in HARNESS_SUITES:
+            rows.append(('ok', path, ''))
+        elif status == 'skip':
+            rows.append(('ok', path, ' # SKIP ' + why.replace('#', '')))
+    print('KTAP version 1')
+    print(f'# Suite: {name}')
+    print(f'1..{len(rows) + len(v.problems)}')
+    for n, (res, path, tail) in enumerate(rows, 1):
+        print(f'{res} {n} {path}{tail}')
+    for n, msg in enumerate(v.problems, len(rows) + 1):
+        print(f'# {msg}')
+        print(f'not ok {n} {ktap_name(msg.split(":")[0] if ":" in msg[:40] else msg)}')
+
+
+def last_document(text):
+    """The last top-level KTAP document of a step's output, as a Verdict."""
+    docs = parse_ktap(list(enumerate(text.splitlines(), 1)))
+    v = Verdict()
+    if docs:
+        doc = docs[-1]
+        judge_frame(doc, [doc.name] if doc.name else [], v, top=True)
+    return v, bool(docs)
+
+
+def step_main(label, out_path, rc):
+    """One step of make test / make stress: its output's last KTAP document,
+    re-emitted under the step's label for the total; the exit status counts."""
+    with open(out_path, errors='replace') as f:
+        v, found = last_document(f.read())
+    if not found:
+        v.problem(f'{label}: printed no KTAP document (crashed?)')
+    elif rc != 0 and v.failed == 0:
+        v.problem(f'{label}: exit status {rc} with no failed case')
+    print_verdict_ktap(label, v)
+
+
+def total_main(path):
+    """Sum of every top-level KTAP document in path (the steps' documents)."""
+    v = Verdict()
+    with open(path, errors='replace') as f:
+        docs = parse_ktap(list(enumerate(f.read().splitlines(), 1)))
+    for doc in docs:
+        judge_frame(doc, [doc.name] if doc.name else [], v, top=True)
+    if not docs:
+        v.problem('no step reported anything')
+    summary = f'{v.passed} passed, {v.failed} failed'
+    if v.skipped:
+        summary += f', {v.skipped} skipped'
+    print(summary)
+    return 0 if v.failed == 0 and v.passed > 0 else 1
+
+
 def main():
+    # run.py step LABEL OUTPUT RC / run.py total FILE (scripts/steps.sh)
+    if len(sys.argv) == 5 and sys.argv[1] == 'step':
+        step_main(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+        return 0
+    if len(sys.argv) == 3 and sys.argv[1] == 'total':
+        return total_main(sys.argv[2])
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--arch', default='x86_64', choices=sorted(ARCHES))
     ap.add_argument('--kernel', help='default build/obj-ARCH/arch/x86/boot/bzImage '
@@ -548,6 +621,7 @@ def main():
             print(f'{status} {path}{" # " + why if why else ""}')
     if v.harness_passed:
         print(f'run.py: {v.harness_passed} harness check(s) passed (not counted below)')
+    print_verdict_ktap(os.path.splitext(os.path.basename(log_path))[0], v)
     for msg in v.problems:
         print('FAIL: ' + msg)
     summary = f'{v.passed} passed, {v.failed} failed'

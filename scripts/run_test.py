@@ -3,7 +3,7 @@
 """Unit tests of the verdicts of scripts/run.py and scripts/blkcmp.py.
 
 Every way a boot can fail must fail: over the sample logs of tests/selftest/
-and small logs written here.  Run directly, it prints KTAP and a last line
+and small logs written here; and the steps' KTAP and its sum (steps.sh).  Run directly, it prints KTAP and a last line
 "N passed, N failed" (scripts/test.sh); python3 -m unittest works too.
 """
 import os
@@ -155,6 +155,51 @@ class ExpectedTest(unittest.TestCase):
         d = os.path.join(TOP, 'tests', 'expected')
         for name in sorted(os.listdir(d)):
             self.assertTrue(run.Expected(os.path.join(d, name)).cases, name)
+
+
+class StepsTest(unittest.TestCase):
+    """scripts/steps.sh: every step's KTAP under its label, then the sum."""
+
+    def step(self, label, output, rc):
+        f = tempfile.NamedTemporaryFile('w', suffix='.out', delete=False)
+        f.write(output)
+        f.close()
+        p = subprocess.run([sys.executable, run.__file__, 'step', label, f.name, str(rc)],
+                           capture_output=True, text=True, check=True)
+        return p.stdout
+
+    def total(self, ktap):
+        f = tempfile.NamedTemporaryFile('w', suffix='.ktap', delete=False)
+        f.write(ktap)
+        f.close()
+        p = subprocess.run([sys.executable, run.__file__, 'total', f.name],
+                           capture_output=True, text=True)
+        return p.returncode, p.stdout.strip()
+
+    def test_steps_sum(self):
+        good = self.step('a', script_doc('s', ('x', 'ok'), ('y', 'no tool')) + '2 passed, 0 failed\n', 0)
+        bad = self.step('b', script_doc('t', ('z', 'not ok')), 1)
+        self.assertEqual(self.total(good + bad), (1, '1 passed, 1 failed, 1 skipped'))
+        self.assertEqual(self.total(good), (0, '1 passed, 0 failed, 1 skipped'))
+
+    def test_step_without_ktap(self):
+        out = self.step('crashed', 'Traceback (most recent call last):\n', 1)
+        self.assertEqual(self.total(out), (1, '0 passed, 1 failed'))
+
+    def test_step_exit_status(self):
+        # All cases passed, but the step exited non-zero: a failure.
+        out = self.step('rc', script_doc('s', ('x', 'ok')), 2)
+        self.assertEqual(self.total(out), (1, '1 passed, 1 failed'))
+
+    def test_only_the_last_document_counts(self):
+        # A console copied to the output (TEE=1) holds the guest's own
+        # documents; run.py's verdict is the last one.
+        out = self.step('boot', script_doc('guest', ('x', 'ok'), ('y', 'ok'))
+                        + script_doc('verdict', ('guest.x', 'ok')), 0)
+        self.assertEqual(self.total(out), (0, '1 passed, 0 failed'))
+
+    def test_empty_total(self):
+        self.assertEqual(self.total(''), (1, '0 passed, 1 failed'))
 
 
 class BlkcmpTest(unittest.TestCase):

@@ -13,45 +13,18 @@
 #      the series' files instrumented) in build/obj-x86_64-kcsan: every
 #      guest test, with a storm of $KCSAN_STORM seconds (default 30).
 #
-# Each step ends with a line "LABEL: N passed, N failed[, N skipped]"; the
-# last line is the sum "N passed, N failed[, N skipped]".  Exit 0 only if
-# nothing failed.
+# Every step prints KTAP (scripts/steps.sh), collected in
+# build/logs/stress.ktap; the last line is its sum "N passed, N failed[,
+# N skipped]".  Exit 0 only if nothing failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit
 debug_storm=${DEBUG_STORM:-60}
 long_storm=${LONG_STORM:-120}
 kcsan_storm=${KCSAN_STORM:-30}
-P=0 F=0 S=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-# step LABEL CMD...: as in scripts/test.sh.
-step() {
-	label=$1
-	shift
-	{ "$@" 2>&1; echo "rc=$?" >"$tmp/rc"; } | tee "$tmp/out" | sed '$d'
-	line=$(tail -n 1 "$tmp/out")
-	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
-	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
-	s=$(echo "$line" | sed -n 's/.* failed, \([0-9]*\) skipped$/\1/p')
-	if [ -z "$p" ]; then
-		echo "$line"
-		p=0 f=1 line="0 passed, 1 failed (no summary: $label crashed?)"
-	elif [ "$f" = 0 ] && [ "$(cat "$tmp/rc")" != rc=0 ]; then
-		f=1 line="$line (but exit status $(cat "$tmp/rc"))"
-	fi
-	echo "$label: $line"
-	P=$((P + p)) F=$((F + f)) S=$((S + ${s:-0}))
-}
-total() {
-	if [ $S != 0 ]; then echo "$P passed, $F failed, $S skipped"
-	else echo "$P passed, $F failed"; fi
-	[ $F = 0 ]
-	exit
-}
-broken() { echo "$1: 0 passed, 1 failed ($2)"; F=$((F + 1)); }
-took() { echo "stress.sh: $1 took $(($(date +%s) - $2)) s"; }
+# shellcheck source=steps.sh
+. "$top/scripts/steps.sh"
+steps_begin stress
 
 sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # scripts/test.sh [ARCH...]: everything "make test" does, for x86_64, i386
 # and arm64 by default: setup, tree, build, boot + tests (scripts/run.py),
 # harness self-tests (scripts/selftest.sh), the disassembly checks
@@ -6,44 +7,16 @@
 # in vmlinux); on x86_64 also the blktrace comparison with the unpatched
 # kernel (scripts/stock.sh, scripts/blkcmp.py) and the CONFIG_MARKERS=n
 # kernel; at the end the marker format parser, fuzzed on the host
-# (scripts/fuzz.sh).  Each step ends with a line
-# "LABEL: N passed, N failed[, N skipped]"; the last line of all is the bare
-# sum "N passed, N failed[, N skipped]".  Exit 0 only if nothing failed.
+# (scripts/fuzz.sh).  Every step prints KTAP (scripts/steps.sh), collected
+# in build/logs/test.ktap; the last line of all is its sum "N passed,
+# N failed[, N skipped]".  Exit 0 only if nothing failed.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 archs=${*:-x86_64 i386 arm64}
-P=0 F=0 S=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 143' INT TERM
-
-# step LABEL CMD...: run CMD (its last line must be a summary), show its
-# output, print the summary prefixed with LABEL, add it to the totals.
-step() {
-	label=$1
-	shift
-	{ "$@" 2>&1; echo "rc=$?" >"$tmp/rc"; } | tee "$tmp/out" | sed '$d'
-	line=$(tail -n 1 "$tmp/out")
-	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p')
-	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p')
-	s=$(echo "$line" | sed -n 's/.* failed, \([0-9]*\) skipped$/\1/p')
-	if [ -z "$p" ]; then
-		echo "$line"
-		p=0 f=1 line="0 passed, 1 failed (no summary: $label crashed?)"
-	elif [ "$f" = 0 ] && [ "$(cat "$tmp/rc")" != rc=0 ]; then
-		f=1 line="$line (but exit status $(cat "$tmp/rc"))"
-	fi
-	echo "$label: $line"
-	P=$((P + p)) F=$((F + f)) S=$((S + ${s:-0}))
-}
-total() {
-	if [ $S != 0 ]; then echo "$P passed, $F failed, $S skipped"
-	else echo "$P passed, $F failed"; fi
-	[ $F = 0 ]
-	exit
-}
-broken() { echo "$1: 0 passed, 1 failed ($2)"; F=$((F + 1)); }
+# shellcheck source=steps.sh
+. "$top/scripts/steps.sh"
+steps_begin test
 
 # nomarkers ARCH: the series with its options off (configs/nomarkers.config)
 # must build and boot, and the immediate values suite must pass on the
@@ -66,7 +39,7 @@ stock_compare() {
 		broken x86_64-stock "stock kernel build failed"
 		return
 	fi
-	echo "test.sh: x86_64-stock build step took $(($(date +%s) - start)) s"
+	took "x86_64-stock build" "$start"
 	if ! sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-stock build/initramfs-x86_64-stock.cpio.gz; then
 		broken x86_64-stock "initramfs failed"
 		return
@@ -91,7 +64,7 @@ for arch in $archs; do
 		broken "$arch" "kernel build failed"
 		continue
 	fi
-	echo "test.sh: $arch build step took $(($(date +%s) - start)) s"
+	took "$arch build" "$start"
 	if ! sh tests/mkinitramfs.sh "$arch" "build/obj-$arch" "build/initramfs-$arch.cpio.gz"; then
 		broken "$arch" "initramfs failed"
 		continue
