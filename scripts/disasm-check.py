@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Check in the built code that a disabled marker costs no data load.
 
 scripts/disasm-check.py ARCH [OBJDIR]
@@ -15,16 +16,141 @@ through pairs of functions that differ only in how the marker is placed:
                   expected: a load of the state and a conditional branch
                   (the counter-proof that the check sees a load where one is).
 
-Prints KTAP and a last line "N passed, N failed[, N skipped]".
+Then, in the built vmlinux, every block layer marker (name ^blk_): each of
+its sites a 5-byte NOP recorded in the __immediate table, and no
+instruction of the function holding it refers to the marker's state.
+
+Prints one KTAP document (disasm_ARCH) and a last line "N passed, N
+failed[, N skipped]".
 """
+import bisect
 import os
 import re
+import struct
 import subprocess
 import sys
 
 STACK = re.compile(r"\((%[er]sp|%[er]bp)[,)]")
 MEM = re.compile(r"\(%")
 BRANCH_RELOCS = ("PLT32", "R_X86_64_PC32", "R_386_PC32", "R_386_PLT32")
+
+
+# The kernel's BYTES_NOP5 (arch/x86/include/asm/nops.h): "nopl 0x0(%rax,
+# %rax,1)" on x86_64, "lea %ds:0x0(%esi,%eiz,1),%esi" on i386.
+NOP5 = {True: bytes([0x0f, 0x1f, 0x44, 0x00, 0x00]),
+        False: bytes([0x3e, 0x8d, 0x74, 0x26, 0x00])}
+EM_386, EM_X86_64 = 3, 62
+
+
+class Elf:
+    def __init__(self, path):
+        with open(path, 'rb') as f:
+            self.data = f.read()
+        ident = self.data[:16]
+        if ident[:4] != b'\x7fELF':
+            sys.exit(f'{path}: not an ELF file')
+        self.is64 = ident[4] == 2
+        self.machine = struct.unpack_from('<H', self.data, 18)[0]
+        if self.is64:
+            hdr = struct.unpack_from('<HHIQQQIHHHHHH', self.data, 16)
+            phoff, phentsize, phnum = hdr[4], hdr[8], hdr[9]
+            fmt, self.ptr = '<IIQQQQQQ', 8
+        else:
+            hdr = struct.unpack_from('<HHIIIIIHHHHHH', self.data, 16)
+            phoff, phentsize, phnum = hdr[4], hdr[8], hdr[9]
+            fmt, self.ptr = '<IIIIIIII', 4
+        self.loads = []
+        for i in range(phnum):
+            ph = struct.unpack_from(fmt, self.data, phoff + i * phentsize)
+            if self.is64:
+                ptype, offset, vaddr, filesz = ph[0], ph[2], ph[3], ph[5]
+            else:
+                ptype, offset, vaddr, filesz = ph[0], ph[1], ph[2], ph[4]
+            if ptype == 1:
+                self.loads.append((vaddr, offset, filesz))
+
+    def read(self, addr, size):
+        for vaddr, offset, filesz in self.loads:
+            if vaddr <= addr and addr + size <= vaddr + filesz:
+                start = offset + addr - vaddr
+                return self.data[start:start + size]
+        raise KeyError(f'address {addr:#x} is not in the image')
+
+    def words(self, addr, count):
+        fmt = '<' + ('Q' if self.is64 else 'I') * count
+        return struct.unpack(fmt, self.read(addr, count * self.ptr))
+
+
+def vmlinux_symbols(path):
+    """-> (markers {addr: (name, size)}, sorted functions [(addr, size, name)], {name: addr})"""
+    out = subprocess.run(['nm', '-S', '--defined-only', path], check=True,
+                         capture_output=True, text=True).stdout
+    markers, funcs, named = {}, [], {}
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 4:
+            addr, size, kind, name = int(w[0], 16), int(w[1], 16), w[2], w[3]
+            if name.startswith('__mark_') and kind in 'dDbB':
+                markers[addr] = (name, size)
+            elif kind in 'tT':
+                funcs.append((addr, size, name))
+        elif len(w) == 3:
+            named[w[2]] = int(w[0], 16)
+    funcs.sort()
+    return markers, funcs, named
+
+
+def check_vmlinux(path, pattern, ok):
+    """Every marker whose name matches pattern (the static struct
+    __mark_marker of each trace_mark(), named __mark_NAME.N by the
+    compiler) has immediate_if() sites in the __immediate table, each a
+    5-byte NOP in the image, and no instruction of the function holding the
+    site refers to the marker's state (a load and test of it would)."""
+    elf = Elf(path)
+    markers, funcs, named = vmlinux_symbols(path)
+    # struct __mark_marker: name, format, args, then the state.
+    state_off = 3 * elf.ptr
+    wanted = {}
+    for addr, (sym, size) in markers.items():
+        name = re.sub(r'\.\d+$', '', sym[len('__mark_'):])
+        if pattern.search(name):
+            wanted[addr + state_off] = (name, sym)
+    start, stop = named['__start___immediate'], named['__stop___immediate']
+    entry = 4 * elf.ptr
+    sites = []
+    for pos in range(start, stop, entry):
+        var, code, target, info = elf.words(pos, 4)
+        if var in wanted:
+            sites.append((wanted[var], code, target))
+    faddrs = [f[0] for f in funcs]
+    disasm = {}
+    seen = set()
+    for (name, sym), code, target in sorted(sites, key=lambda s: s[1]):
+        seen.add(sym)
+        i = bisect.bisect_right(faddrs, code) - 1
+        faddr, fsize, fname = funcs[i]
+        diags = [f'{name} ({sym}) at {fname}+{code - faddr:#x}']
+        good = True
+        if elf.read(code, 5) != NOP5[elf.is64]:
+            good = False
+            diags.append(f'not a 5-byte NOP: {elf.read(code, 5).hex()}')
+        if not target:
+            good = False
+            diags.append('no jump target: not an immediate_if() site')
+        if fname not in disasm:
+            disasm[fname] = objdump('-d', '--no-show-raw-insn', f'--start-address={faddr:#x}',
+                                    f'--stop-address={faddr + fsize:#x}', path)
+        state = f'{markers_addr(markers, sym) + state_off:x}'
+        loads = [ln.strip() for ln in disasm[fname].splitlines() if state in ln]
+        if loads:
+            good = False
+            diags.append(f'{fname} refers to the state of {sym}:')
+            diags += loads[:5]
+        ok(f'{name}_{fname}', good, '; '.join(diags[1:]), diags[0])
+    unused = sorted(s for _, s in wanted.values() if s not in seen)
+    ok('every_marker_has_nop_sites', bool(sites) and not unused,
+       '; '.join(f'no immediate_if() site for {s}' for s in unused) or 'no site at all',
+       f'{len(sites)} site(s) of {len(wanted)} marker(s) matching {pattern.pattern}')
 
 
 def objdump(*args):
@@ -173,11 +299,13 @@ def main():
     path = os.path.join(obj, "ext", "marker_site", "marker_site.o")
     results = []
 
-    def ok(name, cond, why=""):
+    def ok(name, cond, why="", note=""):
+        if note:
+            print("# " + note)
         results.append(("ok" if cond else "not ok", name, why))
 
     print("KTAP version 1")
-    print("# Suite: disasm")
+    print("# Suite: disasm_%s" % arch)
     if arch not in ("x86_64", "i386"):
         print("1..1")
         print("ok 1 disasm # SKIP %s has no immediate values optimisation: "
@@ -189,14 +317,23 @@ def main():
              (("marker_test_fire_int", False), ("marker_test_fire_generic", True))),
             (path, (("marker_site_dormant", False), ("marker_site_dormant_load", True)))):
         check_object(path, pairs, ok)
+    check_vmlinux(os.path.join(obj, "vmlinux"), re.compile(r"^blk_"), ok)
     print("1..%d" % len(results))
     for n, (res, name, why) in enumerate(results, 1):
-        print("%s %d %s" % (res, n, name))
         if res != "ok" and why:
             print("# " + why)
+        print("%s %d %s" % (res, n, name))
     p = sum(1 for r in results if r[0] == "ok")
     print("%d passed, %d failed" % (p, len(results) - p))
     return 0 if p == len(results) else 1
+
+
+def markers_addr(markers, sym):
+    for addr, (s, _) in markers.items():
+        if s == sym:
+            return addr
+    raise KeyError(sym)
+
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # scripts/test.sh [ARCH...]: everything "make test" does, for x86_64, i386
 # and arm64 by default: setup, tree, build, boot + tests (scripts/run.py),
-# harness self-tests (scripts/selftest.sh), the disassembly checks
-# (scripts/disasm-check.py; scripts/marker-disasm.py for the block markers
-# in vmlinux); on x86_64 also the blktrace comparison with the unpatched
+# harness self-tests (scripts/selftest.sh), the disassembly check
+# (scripts/disasm-check.py: test objects and the block markers in
+# vmlinux); on x86_64 also the blktrace comparison with the unpatched
 # kernel (scripts/stock.sh, scripts/blkcmp.py) and the CONFIG_MARKERS=n
 # kernel; at the end the marker format parser, fuzzed on the host
 # (scripts/fuzz.sh).  Every step prints KTAP (scripts/steps.sh), collected
@@ -70,9 +70,6 @@ for arch in $archs; do
 		continue
 	fi
 	step "disasm-$arch" python3 scripts/disasm-check.py "$arch"
-	# Disabled block markers load no data (the built vmlinux).
-	step "blkdisasm-$arch" python3 scripts/marker-disasm.py "build/obj-$arch/vmlinux" '^blk_' \
-		"blk_markers_disasm_$arch"
 	step "$arch" python3 scripts/run.py --arch "$arch"
 	[ "$arch" = x86_64 ] && stock_compare
 	step "selftest-$arch" sh scripts/selftest.sh "$arch"
