@@ -111,10 +111,14 @@ for t in $tools; do
 	elf_deps "$path" >"$stage/deps"
 	cat "$stage/deps" >>"$stage/tools.raw"
 done
+# A library's folder and every folder above it (the kernel's cpio unpacker
+# creates no missing parents).
 sort -u "$stage/tools.raw" | while read -r l; do
 	case $l in
 	file*) echo "$l" ;;
-	*) echo "dir $(dirname "$l") 0755 0 0"
+	*) d=$(dirname "$l")
+	   while [ "$d" != / ]; do echo "$d"; d=$(dirname "$d"); done | sort |
+		sed 's/.*/dir & 0755 0 0/'
 	   echo "file $l $(readlink -f "$root$l") 0755 0 0" ;;
 	esac
 done | awk '!seen[$0]++' >"$stage/tools"
