@@ -5,6 +5,8 @@
 # Busybox initramfs for the test guest:
 #   /init                       tests/guest/init
 #   /tests/*.sh                 tests/guest/*.sh (KTAP test scripts + ktap.sh)
+#   /tests/ftrace/              the kernel's ftracetest, test.d/functions and
+#                               the marker event tests test.d/dynevent/*marker*
 #   /bin/busybox                busybox-static for ARCH: the host's, or
 #                               Debian's package of ARCH's architecture
 #                               (scripts/debs.sh; applets are linked by
@@ -134,6 +136,16 @@ list=$stage/list
 	echo "slink /bin/sh busybox 0777 0 0"
 	for f in "$top"/tests/guest/*.sh; do
 		echo "file /tests/$(basename "$f") $f 0755 0 0"
+	done
+	# The kernel's ftracetest and its marker event tests (23-ftracetest.sh).
+	ft=$top/build/linux/tools/testing/selftests/ftrace
+	echo "dir /tests/ftrace 0755 0 0"
+	echo "dir /tests/ftrace/test.d 0755 0 0"
+	echo "dir /tests/ftrace/test.d/dynevent 0755 0 0"
+	echo "file /tests/ftrace/ftracetest $ft/ftracetest 0755 0 0"
+	echo "file /tests/ftrace/test.d/functions $ft/test.d/functions 0644 0 0"
+	for f in "$ft"/test.d/dynevent/*marker*.tc; do
+		[ -f "$f" ] && echo "file /tests/ftrace/test.d/dynevent/$(basename "$f") $f 0755 0 0"
 	done
 	cat "$stage/tools"
 	(cd "$stage" && find lib -mindepth 1 | sort) | while read -r p; do
