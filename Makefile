@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Linux Kernel Markers + Immediate Values for linux-source-6.12: build & test.
 # See README.md.  Everything is in build/ (git-ignored).
 SHELL := /bin/sh

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Turn the logs of make bench into bench/results/ and bench/README.md figures.
 
     scripts/bench-report.py            read build/logs/bench-*.log and the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Compare the blktrace events of two boots: the patched and the stock kernel.
 
     scripts/blkcmp.py build/logs/x86_64.log build/logs/x86_64-stock.log

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Boot one test kernel in QEMU and judge its console log.
 
     scripts/run.py --arch x86_64                  boot build/obj-x86_64 + initramfs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # KTAP helpers for guest test scripts (POSIX sh, sourced: . /tests/ktap.sh).
 #
 #   ktap_begin SUITE N        print the document header and the plan 1..N
