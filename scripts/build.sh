@@ -55,11 +55,14 @@ if [ "$(cat "$obj/.frag-hash" 2>/dev/null)" != "$want" ] || [ ! -f "$obj/.config
 	# (empty actual value: a prefix of the series) is not an error.
 	# An "is not set" request is met by a symbol that is not there at all
 	# (e.g. 64BIT without a prompt on i386).
-	if awk -v known="${KNOWN_ONLY:-}" '/^Value requested for / { s = $4 }
+	awk -v known="${KNOWN_ONLY:-}" '/^Value requested for / { s = $4 }
 		/^Requested value:/ { unset = /is not set/ }
 		/^Actual value:/ { if (!((known || unset) && NF == 2)) print s }' "$obj/.merge.log" |
-		grep -x -F -f "$obj/.frag-syms"; then
-		grep -A2 '^Value requested for' "$obj/.merge.log" >&2
+		grep -x -F -f "$obj/.frag-syms" >"$obj/.merge.bad" || true
+	if [ -s "$obj/.merge.bad" ]; then
+		while read -r sym; do
+			grep -A2 "^Value requested for $sym " "$obj/.merge.log" | sed 's/^/build.sh: /' >&2
+		done <"$obj/.merge.bad"
 		echo "build.sh: the options above did not take (a missing dependency?)" >&2
 		exit 1
 	fi
