@@ -123,7 +123,7 @@ def check_vmlinux(path, pattern, ok):
         if var in wanted:
             sites.append((wanted[var], code, target))
     faddrs = [f[0] for f in funcs]
-    disasm = {}
+    disasm, cases = {}, {}
     seen = set()
     for (name, sym), code, target in sorted(sites, key=lambda s: s[1]):
         seen.add(sym)
@@ -146,7 +146,12 @@ def check_vmlinux(path, pattern, ok):
             good = False
             diags.append(f'{fname} refers to the state of {sym}:')
             diags += loads[:5]
-        ok(f'{name}_{fname}', good, '; '.join(diags[1:]), diags[0])
+        # A second site of the same marker in the same function: _2, ...
+        case = f'{name}_{fname}'
+        cases[case] = cases.get(case, 0) + 1
+        if cases[case] > 1:
+            case += f'_{cases[case]}'
+        ok(case, good, '; '.join(diags[1:]), diags[0])
     unused = sorted(s for _, s in wanted.values() if s not in seen)
     ok('every_marker_has_nop_sites', bool(sites) and not unused,
        '; '.join(f'no immediate_if() site for {s}' for s in unused) or 'no site at all',

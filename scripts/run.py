@@ -199,6 +199,10 @@ def judge_frame(frame, path, verdict, top=False):
                 verdict.problem(f'not ok {".".join(rpath)} (line {r.lineno})')
                 sub_bad = True
             bad |= sub_bad
+        elif '.'.join(rpath) in verdict.leaves:
+            verdict.problem(f'{".".join(rpath)} reported twice (line {r.lineno}): '
+                            'case names must be unique')
+            bad = True
         elif r.skipped:
             verdict.skipped += 1
             reason = re.sub(r'^(?i:skip|todo)\s*', '', r.directive)

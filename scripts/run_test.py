@@ -82,6 +82,11 @@ class ParserTest(unittest.TestCase):
         v = run.judge_log(script_doc('s', ('a', 'ok')), timed_out=40)
         self.assertTrue(self.problems(v, 'guest did not finish (timeout after 40 s'))
 
+    def test_duplicate_case(self):
+        # Two results of one name would hide one of them from the lists.
+        v = run.judge_log(script_doc('s', ('a', 'ok'), ('a', 'ok')) + DONE)
+        self.assertTrue(self.problems(v, 's.a reported twice'))
+
     def test_nothing_passed(self):
         v = run.judge_log(DONE)
         self.assertTrue(self.problems(v, 'no test passed'))
