@@ -23,7 +23,9 @@ steps_begin test
 # generic implementation.  No test modules: they need markers.
 nomarkers() {
 	v=$1-nomarkers
+	start=$(date +%s)
 	SKIP_EXT=1 sh scripts/build.sh "$1" nomarkers || { broken "$v" "kernel build failed"; return; }
+	took "$v build" "$start"
 	sh tests/mkinitramfs.sh "$1" "build/obj-$v" "build/initramfs-$v.cpio.gz" ||
 		{ broken "$v" "initramfs failed"; return; }
 	step "$v" python3 scripts/run.py --arch "$1" --name "$v" \
