@@ -24,8 +24,12 @@ for p in $list; do
 	# From the tree's top so that checkpatch finds its data files and can
 	# check paths; --no-tree would lose the file existence checks.
 	ign=$(awk -v p="$p" '$1 == p {print $2}' "$patches/checkpatch-exceptions" 2>/dev/null)
+	# Then from this checkout, where checkpatch.pl checks a patch that git
+	# tracks as a file (whitespace of the patch text itself).
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-		${ign:+--ignore "$ign"} "$patches/$p"); then
+		${ign:+--ignore "$ign"} "$patches/$p") &&
+		(cd "$top" && perl "$tree/scripts/checkpatch.pl" --strict --quiet --show-types \
+		--no-tree "$patches/$p"); then
 		echo "checkpatch.sh: clean: $p${ign:+ (ignoring $ign, see its changelog)}"
 	else
 		echo "checkpatch.sh: NOT clean: $p"

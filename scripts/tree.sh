@@ -90,7 +90,11 @@ export_series() {
 	[ -d "$tree/.git" ] || die "no tree: run make tree first"
 	[ -z "$($GIT status --porcelain -uno)" ] || die "build/linux has uncommitted changes; commit them first"
 	rm -f "$top"/patches/*.patch
-	$GIT format-patch -q --no-signature --zero-commit -o "$top/patches" pristine..HEAD
+	# diff.suppressBlankEmpty: git writes a blank context line as an empty
+	# line, not " ", so checkpatch.pl, which checks a patch tracked in a git
+	# repository as a file, sees no trailing whitespace.
+	$GIT -c diff.suppressBlankEmpty=true format-patch -q --no-signature --zero-commit \
+		-o "$top/patches" pristine..HEAD
 	(cd "$top/patches" && ls -1 -- *.patch 2>/dev/null) > "$top/patches/series" || true
 	echo "$(series_hash) $($GIT rev-parse HEAD)" > "$stamp"
 	echo "tree.sh: exported $(wc -l < "$top/patches/series") patch(es) to patches/"
