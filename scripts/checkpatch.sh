@@ -29,7 +29,7 @@ for p in $list; do
 	if (cd "$tree" && perl scripts/checkpatch.pl --strict --quiet --show-types \
 		${ign:+--ignore "$ign"} "$patches/$p") &&
 		(cd "$top" && perl "$tree/scripts/checkpatch.pl" --strict --quiet --show-types \
-		--no-tree "$patches/$p"); then
+		${ign:+--ignore "$ign"} "$patches/$p"); then
 		echo "checkpatch.sh: clean: $p${ign:+ (ignoring $ign, see its changelog)}"
 	else
 		echo "checkpatch.sh: NOT clean: $p"
