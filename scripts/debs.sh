@@ -79,9 +79,11 @@ deps() {
 		sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \(lib[^ <]*\).*/\2/p'
 }
 
-# debfile PKG VERSION: the cache's file name of that .deb (":" as "%3a").
+# debfile PKG VERSION: the cache's file name of that .deb (":" as "%3a"),
+# of architecture "all" (libtirpc-common, ...) if that is the one there.
 debfile() {
-	echo "$cache/archives/${1}_$(echo "$2" | sed 's/:/%3a/g')_$arch.deb"
+	_b=$cache/archives/${1}_$(echo "$2" | sed 's/:/%3a/g')
+	if [ -s "${_b}_all.deb" ]; then echo "${_b}_all.deb"; else echo "${_b}_$arch.deb"; fi
 }
 
 # fetch PKG: make sure the candidate .deb of PKG is in the cache; print it.
@@ -92,7 +94,8 @@ fetch() {
 	if [ ! -s "$f" ] || ! dpkg-deb --info "$f" >/dev/null 2>&1; then
 		rm -f "$f"
 		echo "debs.sh: downloading $1 $v ($arch)" >&2
-		if ! (cd "$cache/archives" && retry papt apt-get download "$1=$v") || [ ! -s "$f" ]; then
+		if ! (cd "$cache/archives" && retry papt apt-get download "$1=$v") ||
+			! f=$(debfile "$1" "$v") || [ ! -s "$f" ]; then
 			die "package $1 $v ($arch): download failed: $(grep -E '^(E|Err):' "$log" | tail -n 2 | tr '\n' ' ')"
 		fi
 		dpkg-deb --info "$f" >/dev/null 2>&1 || { rm -f "$f"; die "package $1 $v ($arch): $f is not a valid .deb"; }

@@ -387,7 +387,8 @@ def make_disk(path):
         f.truncate(DISK_SECTORS * 512)
 
 
-def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=()):
+def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=(),
+                 tools=None, mem=None):
     a = ARCHES[arch]
     binary, console = a['qemu'], ' '.join(filter(None, (a['console'], a['append'])))
     machine = ['-M', a['machine']] if a['machine'] else []
@@ -417,8 +418,11 @@ def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=())
     # checks never see the log wrap (they fail if it does).
     cmdline = f'console={console} panic=-1 log_buf_len=1M immediate_test_early=1234 ' + append
     drive = ['-drive', f'file={disk},format=raw,if=virtio,cache=writeback'] if disk else []
+    # The tools image (tests/guest/tools.sh): the second disk, read-only.
+    if tools:
+        drive += ['-drive', f'file={tools},format=raw,if=virtio,readonly=on']
     return [binary, *machine, *accel_args, '-smp', os.environ.get('SMP', '4'),
-            '-m', os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
+            '-m', mem or os.environ.get('MEM', '512'), '-nographic', '-no-reboot', '-nic', 'none',
             *drive, '-kernel', kernel, '-initrd', initrd, '-append', cmdline.strip(), *extra]
 
 
@@ -578,6 +582,9 @@ def main():
     ap.add_argument('--parse', metavar='LOG', help='do not boot; judge an existing log')
     ap.add_argument('--icount', type=int, metavar='SHIFT',
                     help='TCG only: -icount shift=SHIFT (single-threaded, deterministic)')
+    ap.add_argument('--tools', metavar='IMG',
+                    help='the tools image (tests/mkinitramfs.sh) as the second disk, /dev/vdb')
+    ap.add_argument('--mem', help='guest memory, as for QEMU -m (default $MEM or 512)')
     ap.add_argument('--qemu-arg', action='append', default=[], metavar='ARG',
                     help='extra QEMU argument (repeat for several)')
     ap.add_argument('--write-expected', metavar='FILE',
@@ -607,7 +614,7 @@ def main():
         if args.icount is not None and accel_for(args.arch) == 'kvm':
             sys.exit('run.py: --icount needs TCG, not ACCEL=kvm')
         cmd = qemu_command(args.arch, kernel, initrd, args.append, disk,
-                           args.icount, args.qemu_arg)
+                           args.icount, args.qemu_arg, args.tools, args.mem)
         print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}, {accel_for(args.arch)}'
               f'{", " + args.append if args.append else ""}), log: '
               f'{os.path.relpath(log_path)}', flush=True)

@@ -53,6 +53,14 @@ stock_compare() {
 	step blktrace-stock python3 scripts/blkcmp.py build/logs/x86_64.log build/logs/x86_64-stock.log
 }
 
+# Marker events from the kernel command line, markers listed without
+# debugfs (tests/guest/boot-events.sh).
+boot_events() {
+	step x86_64-boot-events python3 scripts/run.py --arch x86_64 --name x86_64-boot-events \
+		--append "kunit.enable=0 harness.only=boot-events debugfs=off marker_event=m:boot/,blk_*;m,blk_request_complete;m,no_such_marker;m:bad!/,x" \
+		--expect tests/expected/boot-events.txt
+}
+
 sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
 # The harness's own verdicts, on sample logs; the guest packages' fetcher
@@ -67,12 +75,18 @@ for arch in $archs; do
 		continue
 	fi
 	took "$arch build" "$start"
-	if ! sh tests/mkinitramfs.sh "$arch" "build/obj-$arch" "build/initramfs-$arch.cpio.gz"; then
+	if ! sh tests/mkinitramfs.sh "$arch" "build/obj-$arch" "build/initramfs-$arch.cpio.gz" \
+		"build/tools-$arch.img"; then
 		broken "$arch" "initramfs failed"
 		continue
 	fi
 	step "disasm-$arch" python3 scripts/disasm-check.py "$arch"
 	step "$arch" python3 scripts/run.py --arch "$arch"
+	# perf and bpftrace on marker events, from the tools image.
+	step "tools-$arch" python3 scripts/run.py --arch "$arch" --name "$arch-tools" \
+		--tools "build/tools-$arch.img" --mem 1024 --timeout 900 \
+		--append "kunit.enable=0 harness.only=tools" --expect "tests/expected/tools-$arch.txt"
+	[ "$arch" = x86_64 ] && boot_events
 	[ "$arch" = x86_64 ] && stock_compare
 	step "selftest-$arch" sh scripts/selftest.sh "$arch"
 	[ "$arch" = x86_64 ] && [ -z "${NO_NOMARKERS:-}" ] && nomarkers "$arch"

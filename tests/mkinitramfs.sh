@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tests/mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz
+# tests/mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz [TOOLS.img]
 #
 # Busybox initramfs for the test guest:
 #   /init                       tests/guest/init
@@ -14,18 +14,26 @@
 #   /lib/modules/VERSION/       in-tree modules from OBJDIR/mods (depmod'ed)
 #   /lib/test-modules/*.ko      out-of-tree modules from OBJDIR/ext/*/
 #   /dev/console                so that /init has a console from the start
+#   /usr/bin/PROG               tests/bpf/PROG.c, built static with the
+#                               arch's usercc (configs/arches)
 #   /usr/bin/TOOL + its libs    the programs named in tests/guest-tools
 #                               (blktrace, trace-cmd, ...), with the shared
 #                               libraries they need: the host's, or
 #                               Debian's packages of ARCH's architecture
+# TOOLS.img, if given: an ext2 image of the tools placed on "disk" in
+# tests/guest-tools (too big for an initramfs every boot unpacks: bpftrace
+# and LLVM), with their libraries, to be mounted and chroot'ed into by
+# tests/guest/tools.sh.
 # The archive is written with the kernel's own usr/gen_init_cpio, so no
 # root privileges are needed for the device node.  OUT is only rewritten
 # when its content changes.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-arch=${1:?usage: mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz}
-obj=$(cd "${2:?usage: mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz}" && pwd)
-out=${3:?usage: mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz}
+usage="usage: mkinitramfs.sh ARCH OBJDIR OUT.cpio.gz [TOOLS.img]"
+arch=${1:?$usage}
+obj=$(cd "${2:?$usage}" && pwd)
+out=${3:?$usage}
+toolsimg=${4:-}
 
 die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 
@@ -34,18 +42,38 @@ die() { echo "mkinitramfs.sh: $*" >&2; exit 1; }
 # takes the host's (make setup installs them); another takes Debian's
 # packages of its architecture (configs/arches), unpacked by
 # scripts/debs.sh into build/guest-root-ARCH.
-tools=$(grep -v '^[[:space:]]*#' "$top/tests/guest-tools" | awk 'NF {print $1}')
+# guest_tools PLACE COLUMN: column 1 (tool) or 2 (package) of the lines
+# of tests/guest-tools for PLACE (initramfs or disk) and this arch.
+guest_tools() {
+	grep -v '^[[:space:]]*#' "$top/tests/guest-tools" |
+		awk -v place="$1" -v col="$2" -v arch="$arch" 'NF {
+			p = NF >= 3 ? $3 : "initramfs"; a = NF >= 4 ? $4 : "all"
+			if (p == place && (a == "all" || index("," a ",", "," arch ",")))
+				print $col
+		}' | sort -u
+}
+tools=$(guest_tools initramfs 1)
+disktools=
+[ -n "$toolsimg" ] && disktools=$(guest_tools disk 1)
 # shellcheck disable=SC1091 # scripts/arches.sh is checked on its own
 . "$top/scripts/arches.sh"
 debarch=$(arch_field "$arch" debarch) || exit 1
 triplet=$(arch_field "$arch" triplet)
 root=
+toolsroot=
 if [ "$debarch" != "$(dpkg --print-architecture)" ]; then
 	root=$top/build/guest-root-$arch
-	pkgs="busybox-static $(grep -v '^[[:space:]]*#' "$top/tests/guest-tools" | awk 'NF {print $2}' | sort -u)"
+	pkgs="busybox-static $(guest_tools initramfs 2)"
 	# shellcheck disable=SC2086
 	sh "$top/scripts/debs.sh" "$debarch" "$root" $pkgs ||
 		die "the $arch guest's packages ($pkgs) could not be had: see above"
+	if [ -n "$disktools" ]; then
+		toolsroot=$top/build/guest-tools-root-$arch
+		pkgs=$(guest_tools disk 2)
+		# shellcheck disable=SC2086
+		sh "$top/scripts/debs.sh" "$debarch" "$toolsroot" $pkgs ||
+			die "the $arch guest's tool packages ($pkgs) could not be had: see above"
+	fi
 fi
 busybox=$root/bin/busybox
 [ -x "$busybox" ] || die "$busybox missing: apt-get install busybox-static (or make setup)"
@@ -101,29 +129,80 @@ for ko in "$obj"/ext/*/*.ko; do
 	[ -f "$ko" ] && cp -p "$ko" "$stage/lib/test-modules/"
 done
 
-# The tools and their libraries (not in a pipeline, so that die() stops us).
-: >"$stage/tools.raw"
-for t in $tools; do
-	path=
-	for d in usr/bin usr/sbin bin sbin; do
-		[ -x "$root/$d/$t" ] && { path=$root/$d/$t; break; }
+# tool_list TOOL...: gen_init_cpio lines of the tools below $root and their
+# libraries, a library's folder and every folder above it first (the
+# kernel's cpio unpacker creates no missing parents).  Not in a pipeline,
+# so that die() stops us.
+tool_list() {
+	: >"$stage/tools.raw"
+	for t in "$@"; do
+		case $t in
+		/*)	# A folder: its files as they are.
+			t=$(echo "$t" | sed "s/@TRIPLET@/$triplet/")
+			[ -d "$root$t" ] || die "guest folder $t missing in ${root:-the host} (tests/guest-tools)"
+			find "$root$t" -type f | sed "s|^$root||" >>"$stage/tools.raw"
+			continue ;;
+		esac
+		path=
+		for d in usr/bin usr/sbin bin sbin; do
+			[ -x "$root/$d/$t" ] && { path=$root/$d/$t; break; }
+		done
+		[ -n "$path" ] || die "guest tool $t missing in ${root:-the host} (make setup; tests/guest-tools)"
+		echo "file /usr/bin/$t $(readlink -f "$path") 0755 0 0" >>"$stage/tools.raw"
+		elf_deps "$path" >"$stage/deps"
+		cat "$stage/deps" >>"$stage/tools.raw"
 	done
-	[ -n "$path" ] || die "guest tool $t missing in ${root:-the host} (make setup; tests/guest-tools)"
-	echo "file /usr/bin/$t $(readlink -f "$path") 0755 0 0" >>"$stage/tools.raw"
-	elf_deps "$path" >"$stage/deps"
-	cat "$stage/deps" >>"$stage/tools.raw"
+	sort -u "$stage/tools.raw" | while read -r l; do
+		case $l in
+		file*) echo "$l" ;;
+		*) d=$(dirname "$l")
+		   while [ "$d" != / ]; do echo "$d"; d=$(dirname "$d"); done | sort |
+			sed 's/.*/dir & 0755 0 0/'
+		   echo "file $l $(readlink -f "$root$l") 0755 0 0" ;;
+		esac
+	done | awk '!seen[$0]++'
+}
+# shellcheck disable=SC2086 # one tool name a word
+tool_list $tools >"$stage/tools"
+
+# The tools image: the same lists, unpacked into a folder, made an ext2
+# image without root privileges (mke2fs -d); empty mount points for the
+# chroot.  Only rewritten when a tool or library changed.
+if [ -n "$toolsimg" ]; then
+	[ -n "$toolsroot" ] && root=$toolsroot
+	# shellcheck disable=SC2086 # one tool name a word
+	tool_list $disktools >"$stage/disk.list"
+	img=$stage/img
+	# Mount points, and a shell for the commands perf and bpftrace run.
+	mkdir -p "$img/proc" "$img/sys" "$img/dev" "$img/tmp" "$img/bin" \
+		"$img/lib/test-modules"
+	cp "$busybox" "$img/bin/busybox"
+	for a in sh true echo insmod rmmod; do ln -s busybox "$img/bin/$a"; done
+	while read -r kind path src _; do
+		case $kind in
+		dir) mkdir -p "$img$path" ;;
+		file) mkdir -p "$(dirname "$img$path")"; cp "$src" "$img$path" ;;
+		esac
+	done <"$stage/disk.list"
+	sum=$(cd "$img" && find . -type f | LC_ALL=C sort | xargs -r sha256sum | sha256sum | cut -d' ' -f1)
+	if [ ! -f "$toolsimg" ] || [ "$(cat "$toolsimg.sum" 2>/dev/null)" != "$sum" ]; then
+		mb=$(( $(du -sm "$img" | cut -f1) * 5 / 4 + 16 ))
+		rm -f "$toolsimg"
+		mke2fs -q -t ext2 -L tools -d "$img" "$toolsimg" "${mb}M" ||
+			die "mke2fs of $toolsimg failed"
+		echo "$sum" >"$toolsimg.sum"
+	fi
+	echo "mkinitramfs.sh: ${toolsimg#"$top"/} ($(echo "$disktools" | tr "\n" " ")$(du -sm "$toolsimg" | cut -f1) MiB)"
+fi
+
+# The guest's own C programs: static, nothing to find at run time.
+usercc=$(arch_field "$arch" usercc)
+for c in "$top"/tests/bpf/*.c; do
+	[ -f "$c" ] || continue
+	$usercc -static -O2 -Wall -Wextra -Werror -o "$stage/$(basename "$c" .c)" "$c" ||
+		die "cannot build $c with $usercc (make setup)"
+	echo "file /usr/bin/$(basename "$c" .c) $stage/$(basename "$c" .c) 0755 0 0" >>"$stage/tools"
 done
-# A library's folder and every folder above it (the kernel's cpio unpacker
-# creates no missing parents).
-sort -u "$stage/tools.raw" | while read -r l; do
-	case $l in
-	file*) echo "$l" ;;
-	*) d=$(dirname "$l")
-	   while [ "$d" != / ]; do echo "$d"; d=$(dirname "$d"); done | sort |
-		sed 's/.*/dir & 0755 0 0/'
-	   echo "file $l $(readlink -f "$root$l") 0755 0 0" ;;
-	esac
-done | awk '!seen[$0]++' >"$stage/tools"
 
 list=$stage/list
 {

@@ -7,6 +7,7 @@
 #   ktap_skip NAME REASON     result: skip ("ok N NAME # SKIP REASON")
 #   ktap_check NAME CMD...    run CMD; pass if it exits 0, else fail and
 #                             show its output as diagnostics
+#   ktap_check_shown NAME CMD...  the same, showing the output either way
 #   ktap_diag TEXT            a "# TEXT" diagnostic line
 #   ktap_end                  print a "# SUITE: pass:.. fail:.. skip:.." line
 #   kmsg_mark                 remember this point of the kernel log
@@ -66,6 +67,17 @@ ktap_check() {
 		printf '%s\n' "$_out" | while IFS= read -r _l; do printf '# %s\n' "$_l"; done
 		ktap_fail "$_name" "'$*' exited $_rc"
 	fi
+}
+
+# ktap_check_shown NAME CMD...: ktap_check, but CMD's output is shown as
+# diagnostics whether it passes or not: the figures the case compared.
+ktap_check_shown() {
+	_name=$1
+	shift
+	_out=$("$@" 2>&1)
+	_rc=$?
+	printf '%s\n' "$_out" | while IFS= read -r _l; do printf '# %s\n' "$_l"; done
+	if [ $_rc = 0 ]; then ktap_ok "$_name"; else ktap_fail "$_name" "'$*' exited $_rc"; fi
 }
 
 ktap_end() {
