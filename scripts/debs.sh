@@ -3,7 +3,7 @@
 # scripts/debs.sh DEBARCH ROOT PKG...
 #
 # Unpack Debian's PKG... of architecture DEBARCH (i386, arm64, ...), and the
-# libraries they depend on (lib* packages, recursively), into ROOT, which is
+# libraries they depend on (lib* and zlib1g, recursively), into ROOT, which is
 # made anew.  Used for the binaries of guests of another architecture
 # (tests/mkinitramfs.sh); the host's apt configuration is not touched.
 #
@@ -72,11 +72,12 @@ candidate() {
 	papt apt-cache show --no-all-versions "$1" 2>/dev/null | sed -n 's/^Version: //p' | head -n 1
 }
 
-# deps PKG: the lib* packages PKG depends on (first of each alternative).
+# deps PKG: the library packages PKG depends on (lib*, and zlib1g), the
+# first of each alternative.
 deps() {
 	papt apt-cache depends --no-recommends --no-suggests --no-conflicts --no-breaks \
 		--no-replaces --no-enhances "$1" 2>/dev/null |
-		sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \(lib[^ <]*\).*/\2/p'
+		sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \(lib[^ <]*\|zlib1g\)\( .*\)\{0,1\}$/\2/p'
 }
 
 # debfile PKG VERSION: the cache's file name of that .deb (":" as "%3a"),
@@ -104,7 +105,9 @@ fetch() {
 }
 
 # The request's resolved .deb list, from an earlier run if all still there.
-key=$(echo "$*" | tr ' ' '\n' | sort -u | tr '\n' ' ' | sha256sum | cut -c1-16)
+# (The resolver's version is part of the key: a list resolved by an older
+# deps() is resolved again.)
+key=$(echo "deps-2 $*" | tr ' ' '\n' | sort -u | tr '\n' ' ' | sha256sum | cut -c1-16)
 manifest=$cache/request-$key
 ok=
 if [ -s "$manifest" ]; then

@@ -57,6 +57,21 @@ variant() {
 # 1. The debug kernel (lockdep, KASAN, kmemleak, ...), all tests.
 variant debug "$debug_storm"
 
+# perf, bpftrace, BPF and globs on the kmemleak kernel, bad input
+# included: between a kmemleak clear and a scan, nothing may leak.
+if [ -f build/initramfs-x86_64-debug.cpio.gz ] &&
+	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-debug build/initramfs-x86_64-debug.cpio.gz \
+		build/tools-x86_64-debug.img; then
+	step x86_64-debug-tools python3 scripts/run.py --arch x86_64 --name x86_64-debug-tools \
+		--kernel build/obj-x86_64-debug/arch/x86/boot/bzImage \
+		--initrd build/initramfs-x86_64-debug.cpio.gz --tools build/tools-x86_64-debug.img \
+		--mem 1024 --timeout "${TIMEOUT:-1500}" \
+		--append "pci=noacpi kunit.enable=0 harness.only=kmemleak-clear,tools,kmemleak" \
+		--expect tests/expected/tools-x86_64-debug.txt
+else
+	broken x86_64-debug-tools "no debug kernel or tools image"
+fi
+
 # 2. The test kernel, a long storm.
 start=$(date +%s)
 if sh scripts/build.sh x86_64 &&

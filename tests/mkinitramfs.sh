@@ -97,7 +97,7 @@ elf_deps() {
 			for _d in $libdirs; do
 				[ -e "$root/$_d/$_so" ] && { _p=/$_d/$_so; break; }
 			done
-			[ -n "$_p" ] || die "$(basename "$1"): $_so not found in ${root:-/} ($libdirs)"
+			[ -n "$_p" ] || die "$(basename "$_f"): $_so not found in ${root:-/} ($libdirs)"
 			echo "$_p"
 			_todo="$_todo $root$_p"
 		done

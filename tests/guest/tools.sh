@@ -53,6 +53,9 @@ no_bpftrace=
 perf() { chroot $R /usr/bin/perf "$@"; }
 bpft() { chroot $R /usr/bin/bpftrace "$@"; }
 w() { werr=$( { echo "$2" >>"$1"; } 2>&1 ); }
+# error_log without its timestamps, which would read as kernel messages
+# in the console log.
+errlog() { sed 's/^\[[ 0-9.]*\] //' $T/error_log; }
 
 # case NAME FUNC [SKIP_REASON]: FUNC's output as diagnostics on failure.
 case_() {
@@ -75,7 +78,7 @@ names_in() {
 	done | sort | tr '\n' ' '
 }
 t_glob_define() {
-	w $T/marker_events 'm:globs/ tools_*' || { echo "$werr"; cat $T/error_log; return 1; }
+	w $T/marker_events 'm:globs/ tools_*' || { echo "$werr"; errlog; return 1; }
 	got=$(names_in globs)
 	echo "events: $got"
 	[ "$got" = "tools_test_seq " ] && grep -q '^m:globs/tools_test_seq tools_test_seq "n %u mod %u s %s"$' $T/marker_events
@@ -88,7 +91,7 @@ t_glob_existing() {
 t_glob_module_later() {
 	kmsg_mark
 	w $T/marker_events 'm:late/ marker_events_test_*' && { echo "no marker_events_test_* is loaded: accepted"; return 1; }
-	w $T/marker_events 'm:late/ *s_test_*' || { echo "$werr"; cat $T/error_log; return 1; }
+	w $T/marker_events 'm:late/ *s_test_*' || { echo "$werr"; errlog; return 1; }
 	insmod "$ko2" || return 1
 	got=$(names_in late)
 	echo "events: $got"
@@ -103,7 +106,7 @@ rejected() {
 	if w $T/marker_events "$1"; then echo "'$1' accepted"; return 1; fi
 	echo "'$1': $werr"
 	case $werr in *"$2"*) ;; *) return 1 ;; esac
-	grep -F "$3" $T/error_log || { cat $T/error_log; return 1; }
+	errlog | grep -F "$3" || { errlog; return 1; }
 }
 t_glob_no_match() { rejected 'm:globs/ nothing_matches_*' 'No such file' 'No loaded marker matches the glob'; }
 t_glob_with_event() { rejected 'm:globs/ev tools_*' 'Invalid argument' 'give at most the group'; }
