@@ -28,7 +28,7 @@ cross=$(arch_field "$arch" cross)
 ccache=
 if [ -z "${NO_CCACHE:-}" ] && command -v ccache >/dev/null; then
 	ccache="ccache ${cross}gcc"
-	export CCACHE_BASEDIR="$top" CCACHE_DIR="${CCACHE_DIR:-$HOME/.cache/ccache}"
+	export CCACHE_BASEDIR="$top" CCACHE_DIR="${CCACHE_DIR:-${HOME:-/root}/.cache/ccache}"
 fi
 # kmake DIR ARGS...: make in DIR for $arch (the cross compiler, if any).
 kmake() {
