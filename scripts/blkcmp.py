@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 """Compare the blktrace events of two boots: the patched and the stock kernel.
 
-    scripts/blkcmp.py build/logs/x86_64.log build/logs/x86_64-stock.log
+    scripts/blkcmp.py [--require ACTIONS] PATCHED.log STOCK.log
 
-tests/guest/30-blktrace.sh prints, for every traced run and device, the
-events blkparse reported, as "blkev RUN DEV ACTION RWBS SECTOR BYTES"
-lines, then "blkev-count RUN DEV N". For each (run, device) the two
-sequences must be identical (timestamps, PIDs and CPUs are not in them).
-Prints a KTAP document (suite blktrace_stock) with one case per (run,
-device), a diff for each difference, then one line "N passed, N failed".
+tests/guest/blkev.sh prints, for every traced run and device, the events
+blkparse reported, as "blkev RUN DEV EVENT" lines (EVENT: action, RWBS
+and the action's fields, e.g. "A W 4096 + 8 <- (253,0) 2048"), then
+"blkev-count RUN DEV N". For each (run, device) the two sequences must
+be identical (timestamps, PIDs, CPUs and command names are not in them).
+Every action of ACTIONS (comma-separated; default those of
+tests/guest/30-blktrace.sh) must be among the patched kernel's events,
+every remap must name its origin and every unplug its depth.  Prints a
+KTAP document (suite blktrace_stock) with one case per (run, device), a
+diff for each difference, then one line "N passed, N failed".
 """
+import argparse
 import difflib
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -39,10 +45,19 @@ def read_events(path):
     return events, counts
 
 
+# A remap names the device and sector it came from; an unplug, its depth.
+PAYLOADS = {'A': re.compile(r' <- \(\d+,\d+\) \d+$'), 'U': re.compile(r'^U \S+ \d+$'),
+            'UT': re.compile(r'^UT \S+ \d+$')}
+
+
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    patched, stock = sys.argv[1], sys.argv[2]
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--require', default=','.join(REQUIRED_ACTIONS))
+    ap.add_argument('patched')
+    ap.add_argument('stock')
+    args = ap.parse_args()
+    patched, stock = args.patched, args.stock
+    required = [a for a in args.require.split(',') if a]
     cases = []          # (ok, name, [diagnostics])
     runs = {}
     for label, path in (('patched', patched), ('stock', stock)):
@@ -80,7 +95,11 @@ def main():
         actions |= {e.split()[0] for e in p if e}
         cases.append((len(diags) == 1 and p == s, f'{run}_{dev}', diags))
 
-    missing = [a for a in REQUIRED_ACTIONS if a not in actions]
+    bad = [f'{run} {dev}: {e}' for (run, dev), evs in sorted(pev.items()) for e in evs
+           if e.split()[0] in PAYLOADS and not PAYLOADS[e.split()[0]].search(e)]
+    cases.append((not bad, 'payloads_present',
+                  [f'{len(bad)} remap/unplug event(s) without their origin/depth'] + bad[:20]))
+    missing = [a for a in required if a not in actions]
     cases.append((not missing, 'required_actions_seen',
                   [f'actions seen: {" ".join(sorted(actions))}'] +
                   ([f'missing: {" ".join(missing)}'] if missing else [])))

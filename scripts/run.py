@@ -387,6 +387,19 @@ def make_disk(path):
         f.truncate(DISK_SECTORS * 512)
 
 
+def nvme_multipath_args(image, paths):
+    """QEMU arguments of one NVMe subsystem with PATHS controllers that all
+    reach namespace 1, backed by IMAGE (a fresh zeroed 64 MiB file): the
+    guest's NVMe multipath head /dev/nvme0n1 (tests/guest/blkstack.sh)."""
+    with open(image, 'wb') as f:
+        f.truncate(64 << 20)
+    args = ['-drive', f'file={image},format=raw,if=none,id=nvm',
+            '-device', 'nvme-subsys,id=nvmes,nqn=markers-test']
+    for i in range(paths):
+        args += ['-device', f'nvme,id=nvme{i},serial=mk{i},subsys=nvmes']
+    return args + ['-device', 'nvme-ns,drive=nvm,nsid=1,shared=on']
+
+
 def qemu_command(arch, kernel, initrd, append, disk=None, icount=None, extra=(),
                  tools=None, mem=None):
     a = ARCHES[arch]
@@ -585,6 +598,8 @@ def main():
     ap.add_argument('--tools', metavar='IMG',
                     help='the tools image (tests/mkinitramfs.sh) as the second disk, /dev/vdb')
     ap.add_argument('--mem', help='guest memory, as for QEMU -m (default $MEM or 512)')
+    ap.add_argument('--nvme-paths', type=int, default=0, metavar='N',
+                    help='an NVMe subsystem with N controllers sharing one namespace')
     ap.add_argument('--qemu-arg', action='append', default=[], metavar='ARG',
                     help='extra QEMU argument (repeat for several)')
     ap.add_argument('--write-expected', metavar='FILE',
@@ -613,8 +628,11 @@ def main():
         make_disk(disk)
         if args.icount is not None and accel_for(args.arch) == 'kvm':
             sys.exit('run.py: --icount needs TCG, not ACCEL=kvm')
+        extra = list(args.qemu_arg)
+        if args.nvme_paths:
+            extra += nvme_multipath_args(disk[:-len('.img')] + '-nvme.img', args.nvme_paths)
         cmd = qemu_command(args.arch, kernel, initrd, args.append, disk,
-                           args.icount, args.qemu_arg, args.tools, args.mem)
+                           args.icount, extra, args.tools, args.mem)
         print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}, {accel_for(args.arch)}'
               f'{", " + args.append if args.append else ""}), log: '
               f'{os.path.relpath(log_path)}', flush=True)

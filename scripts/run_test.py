@@ -218,14 +218,28 @@ class BlkcmpTest(unittest.TestCase):
     def test_identical(self):
         rc, out = self.blkcmp('blkcmp-stock.log', 'blkcmp-stock.log')
         self.assertEqual(rc, 0)
-        self.assertEqual(out.splitlines()[-1], '3 passed, 0 failed')
+        self.assertEqual(out.splitlines()[-1], '4 passed, 0 failed')
 
     def test_difference(self):
         rc, out = self.blkcmp('blkcmp-patched.log', 'blkcmp-stock.log')
         self.assertNotEqual(rc, 0)
         self.assertIn('not ok 2 solo_vda', out)
-        self.assertIn('\n# +D WS 2048 4096\n', out)
-        self.assertEqual(out.splitlines()[-1], '2 passed, 1 failed')
+        self.assertIn('\n# +D WS 2048 + 8\n', out)
+        self.assertEqual(out.splitlines()[-1], '3 passed, 1 failed')
+
+    def test_remap_without_origin(self):
+        rc, out = self.blkcmp('blkcmp-nopayload.log', 'blkcmp-nopayload.log')
+        self.assertNotEqual(rc, 0)
+        self.assertIn('not ok 3 payloads_present', out)
+        self.assertIn('# solo vda: A WS 2096 + 8\n', out)
+
+    def test_required_action_missing(self):
+        p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'blkcmp.py'),
+                            '--require', 'Q,R,F', os.path.join(SAMPLES, 'blkcmp-stock.log'),
+                            os.path.join(SAMPLES, 'blkcmp-stock.log')],
+                           capture_output=True, text=True)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('# missing: R F', p.stdout)
 
 
 class KtapResult(unittest.TextTestResult):

@@ -4,8 +4,10 @@
 # and arm64 by default: setup, tree, build, boot + tests (scripts/run.py),
 # harness self-tests (scripts/selftest.sh), the disassembly check
 # (scripts/disasm-check.py: test objects and the block markers in
-# vmlinux); on x86_64 also the blktrace comparison with the unpatched
-# kernel (scripts/stock.sh, scripts/blkcmp.py) and the CONFIG_MARKERS=n
+# vmlinux); on x86_64 also the blktrace comparisons with the unpatched
+# kernel (scripts/stock.sh, scripts/blkcmp.py: tests/guest/30-blktrace.sh
+# and the md/dm/NVMe devices of tests/guest/blkstack.sh), objtool on
+# both vmlinux.o (scripts/objtool-check.sh) and the CONFIG_MARKERS=n
 # kernel; at the end the marker format parser, fuzzed on the host
 # (scripts/fuzz.sh).  Every step prints KTAP (scripts/steps.sh), collected
 # in build/logs/test.ktap; the last line of all is its sum "N passed,
@@ -51,6 +53,16 @@ stock_compare() {
 		--initrd build/initramfs-x86_64-stock.cpio.gz \
 		--append harness.only=blktrace --expect tests/expected/x86_64-stock.txt
 	step blktrace-stock python3 scripts/blkcmp.py build/logs/x86_64.log build/logs/x86_64-stock.log
+	# md, dm and NVMe multipath (tests/guest/blkstack.sh), both kernels.
+	step x86_64-blkstack python3 scripts/run.py --arch x86_64 --name x86_64-blkstack \
+		--nvme-paths 2 --append "kunit.enable=0 harness.only=blkstack" \
+		--expect tests/expected/blkstack.txt
+	step x86_64-stock-blkstack python3 scripts/run.py --arch x86_64 --name x86_64-stock-blkstack \
+		--kernel build/obj-x86_64-stock/arch/x86/boot/bzImage \
+		--initrd build/initramfs-x86_64-stock.cpio.gz --nvme-paths 2 \
+		--append "kunit.enable=0 harness.only=blkstack" --expect tests/expected/blkstack-stock.txt
+	step blkstack-stock python3 scripts/blkcmp.py --require Q,G,I,D,C,M,F,X,A,P,U,R \
+		build/logs/x86_64-blkstack.log build/logs/x86_64-stock-blkstack.log
 }
 
 # Marker events from the kernel command line, markers listed without

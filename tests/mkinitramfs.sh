@@ -14,7 +14,7 @@
 #   /lib/modules/VERSION/       in-tree modules from OBJDIR/mods (depmod'ed)
 #   /lib/test-modules/*.ko      out-of-tree modules from OBJDIR/ext/*/
 #   /dev/console                so that /init has a console from the start
-#   /usr/bin/PROG               tests/bpf/PROG.c, built static with the
+#   /usr/bin/PROG               tests/progs/PROG.c, built static with the
 #                               arch's usercc (configs/arches)
 #   /usr/bin/TOOL + its libs    the programs named in tests/guest-tools
 #                               (blktrace, trace-cmd, ...), with the shared
@@ -197,7 +197,7 @@ fi
 
 # The guest's own C programs: static, nothing to find at run time.
 usercc=$(arch_field "$arch" usercc)
-for c in "$top"/tests/bpf/*.c; do
+for c in "$top"/tests/progs/*.c; do
 	[ -f "$c" ] || continue
 	$usercc -static -O2 -Wall -Wextra -Werror -o "$stage/$(basename "$c" .c)" "$c" ||
 		die "cannot build $c with $usercc (make setup)"

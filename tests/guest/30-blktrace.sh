@@ -10,26 +10,23 @@
 # The same workload (direct and buffered dd of fixed sizes and offsets)
 # runs traced twice: "solo" (blktrace alone) and "shared" (with
 # tests/modules/blk_marker_count registered on blk_request_insert next to
-# blktrace). blkparse's (action, RWBS, sector, bytes) of every event are
-# printed as "blkev RUN DEV ACTION RWBS SECTOR BYTES" lines, which
-# scripts/blkcmp.py compares with those of the unpatched kernel (the
-# same script, booted with harness.only=blktrace). Then: blktrace stopped
+# blktrace). blkparse's events are printed as "blkev RUN DEV EVENT" lines
+# (blkev.sh), which scripts/blkcmp.py compares with those of the
+# unpatched kernel (the same script, booted with harness.only=blktrace). Then: blktrace stopped
 # and restarted while I/O is in flight, and the sysfs + ftrace "blk"
 # tracer path, with the markers list checked after each.
 # On a kernel without markers (the stock kernel) the cases about markers
 # and the counter module skip; everything else runs the same.
 # shellcheck source=ktap.sh
 . /tests/ktap.sh
+# shellcheck source=blkev.sh
+. /tests/blkev.sh
 
 list=/sys/kernel/debug/markers/list
 ko=/lib/test-modules/blk_marker_count.ko
 cnt=/sys/module/blk_marker_count/parameters
 tracing=/sys/kernel/tracing
 devs="vda nullb0 ram0"
-# A 4 KiB block that only the "trace is running" probes read.
-sentinel_blk=3750
-sentinel=$((sentinel_blk * 8))
-work=/tmp/blktrace
 
 skip_all=
 if ! command -v blktrace >/dev/null || ! command -v blkparse >/dev/null; then
@@ -97,29 +94,6 @@ schedulers() {
 	echo 360000 > /proc/sys/vm/dirty_writeback_centisecs
 }
 
-# stop_blktrace PID: SIGINT, as a user would stop it; blktrace then drains
-# its buffers and writes its files. Fails (and kills it) if it is still
-# there after 60 s.
-stop_blktrace() {
-	kill -INT "$1"
-	_w=0
-	while kill -0 "$1" 2>/dev/null && [ $_w -lt 600 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	if kill -0 "$1" 2>/dev/null; then
-		echo "blktrace $1 still running 60 s after SIGINT"
-		kill -KILL "$1"
-		wait "$1"
-		return 1
-	fi
-	wait "$1"
-}
-
-# ddq ARGS: dd, quiet.
-ddq() { dd "$@" 2>/dev/null; }
-zero() { ddq if=/dev/zero of="/dev/$1" conv=notrunc "$@"; }
-
 # The workload: one I/O in flight at a time on vda (whose completions
 # QEMU may reorder), splits and merges on null_blk, which completes
 # inline; each dd waits for its I/O.
@@ -145,101 +119,18 @@ workload() {
 	sync
 }
 
-# quiesce: wait (at most 30 s) until no request is in flight on any of
-# the devices: readahead is asynchronous, and its completions must be in
-# the trace.
-quiesce() {
-	_w=0
-	while [ $_w -lt 300 ]; do
-		_n=0
-		for _d in $devs; do
-			_n=$((_n + $(awk '{print $1 + $2}' "/sys/block/$_d/inflight")))
-		done
-		[ $_n = 0 ] && return 0
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	echo "I/O still in flight after 30 s" > "$_dir/quiesce.failed"
+# trace_run's hooks (blkev.sh): the markers list and the counter
+# module's inserts while a run traces.
+trace_before() {
+	[ -z "$no_markers" ] && cp "$list" "$2/markers.during"
+	[ -d "$cnt" ] && cat "$cnt/inserts" > "$2/inserts.before"
+	return 0
+}
+trace_after() {
+	[ -d "$cnt" ] && cat "$cnt/inserts" > "$2/inserts.after"
+	return 0
 }
 
-# trace_run RUN: trace the workload on all devices into $work/RUN.
-# Until blktrace has started (BLKTRACESTART), I/O is not recorded: the
-# sentinel reads, at a block the workload never touches, are issued
-# before the workload, and every event up to the last sentinel one is
-# dropped when parsing.
-trace_run() {
-	_dir=$work/$1
-	rm -rf "$_dir"
-	mkdir -p "$_dir"
-	echo 3 > /proc/sys/vm/drop_caches
-	_args=
-	for _d in $devs; do _args="$_args -d /dev/$_d"; done
-	# shellcheck disable=SC2086
-	blktrace $_args -D "$_dir" >"$_dir/blktrace.out" 2>&1 &
-	_pid=$!
-	_i=0
-	for _d in $devs; do
-		while [ ! -e "/sys/kernel/debug/block/$_d/trace0" ] && [ $_i -lt 100 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-	done
-	_i=0
-	while [ $_i -lt 8 ]; do
-		for _d in $devs; do
-			ddq if="/dev/$_d" of=/dev/null bs=4k count=1 skip=$sentinel_blk iflag=direct
-		done
-		sleep 0.2
-		_i=$((_i + 1))
-	done
-	[ -z "$no_markers" ] && cp "$list" "$_dir/markers.during"
-	[ -d "$cnt" ] && cat "$cnt/inserts" > "$_dir/inserts.before"
-	workload
-	quiesce
-	[ -d "$cnt" ] && cat "$cnt/inserts" > "$_dir/inserts.after"
-	stop_blktrace $_pid > "$_dir/blktrace.stop" 2>&1
-	echo $? > "$_dir/blktrace.rc"
-	for _d in $devs; do
-		blkparse -q -D "$_dir" -i "$_d" -f '%a %d %S %N\n' -o "$_dir/$_d.all" \
-			>"$_dir/$_d.blkparse.out" 2>&1
-		# Everything after the last sentinel event.
-		awk -v s=$sentinel '{ l[NR] = $0; if ($3 == s) last = NR }
-			END { for (i = last + 1; last && i <= NR; i++) print l[i] }' \
-			"$_dir/$_d.all" > "$_dir/$_d.events"
-		grep -c " $sentinel " "$_dir/$_d.all" > "$_dir/$_d.sentinels"
-	done
-	# For scripts/blkcmp.py (compared with the stock kernel).
-	for _d in $devs; do
-		sed "s/^/blkev $1 $_d /" "$_dir/$_d.events"
-		echo "blkev-count $1 $_d $(wc -l < "$_dir/$_d.events")"
-	done
-}
-
-# started RUN: blktrace exited 0 and recorded sentinels on every device,
-# and the workload's I/O was over before it stopped.
-started() {
-	_dir=$work/$1
-	[ -e "$_dir/quiesce.failed" ] && { cat "$_dir/quiesce.failed"; return 1; }
-	cat "$_dir/blktrace.stop"
-	sed 's/^/blktrace exit status: /' "$_dir/blktrace.rc"
-	[ "$(cat "$_dir/blktrace.rc")" = 0 ] || return 1
-	for _d in $devs; do
-		_n=$(cat "$_dir/$_d.sentinels")
-		echo "$_d: $_n sentinel event(s) traced"
-		[ "$_n" -gt 0 ] || return 1
-	done
-}
-recorded() {
-	for _d in $devs; do
-		_n=$(wc -l < "$work/$1/$_d.events")
-		echo "$_d: $_n event(s): $(awk '{print $1}' "$work/$1/$_d.events" | sort -u | tr '\n' ' ')"
-		[ "$_n" -gt 0 ] || return 1
-	done
-}
-no_drops() {
-	grep -i 'dropped' "$work/$1/blktrace.out"
-	! grep -i -E 'dropped [1-9]|You have [1-9]' "$work/$1/blktrace.out"
-}
 # probes_during RUN INSERT OTHER: the markers list while RUN traced.
 probes_during() { probes "$work/$1/markers.during" "$2" "$3"; }
 counter_matches() {

@@ -12,7 +12,7 @@
 #   - Debian's bpftrace: -lv (typed fields from the format file) and
 #     one-liners counting hits by an integer and by a string field, with
 #     exact counts; the module unloaded while bpftrace is attached;
-#   - BPF without bpftrace (tests/bpf/marker-bpf.c, every arch): a
+#   - BPF without bpftrace (tests/progs/marker-bpf.c, every arch): a
 #     program attached with PERF_EVENT_IOC_SET_BPF or a BPF link;
 #   - bad input: a removed event, an event never defined.
 # tests/modules/marker_tools_test fires tools_test_seq N times with
@@ -195,7 +195,7 @@ t_bpftrace_event_busy() {
 		echo "$out" | grep -qx '@hits: 4' && [ -d $T/events/markers/tools_test_seq ]
 }
 
-# 17-20: BPF without bpftrace: tests/bpf/marker-bpf.c counts the hits by
+# 17-20: BPF without bpftrace: tests/progs/marker-bpf.c counts the hits by
 # mod with a BPF program attached by ioctl or by a BPF link.
 bpf() { marker-bpf "$1" markers/tools_test_seq mod 3 "$2"; }
 # expect_counts OUT "C0 C1 C2": the counts of mod=0..2, and no other.
