@@ -396,7 +396,7 @@ def nvme_multipath_args(image, paths):
     args = ['-drive', f'file={image},format=raw,if=none,id=nvm',
             '-device', 'nvme-subsys,id=nvmes,nqn=markers-test']
     for i in range(paths):
-        args += ['-device', f'nvme,id=nvme{i},serial=mk{i},subsys=nvmes']
+        args += ['-device', f'nvme,id=nvme{i},serial=markers,subsys=nvmes']
     return args + ['-device', 'nvme-ns,drive=nvm,nsid=1,shared=on']
 
 

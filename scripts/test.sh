@@ -44,6 +44,8 @@ stock_compare() {
 		return
 	fi
 	took "x86_64-stock build" "$start"
+	# The same configuration (production flags, IBT): objtool on both.
+	step objtool-x86_64 sh scripts/objtool-check.sh build/obj-x86_64 build/obj-x86_64-stock
 	if ! sh tests/mkinitramfs.sh x86_64 build/obj-x86_64-stock build/initramfs-x86_64-stock.cpio.gz; then
 		broken x86_64-stock "initramfs failed"
 		return

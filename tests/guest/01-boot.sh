@@ -16,4 +16,15 @@ else
 	ktap_skip modprobe_null_blk "null_blk not built as a module"
 	ktap_skip rmmod_null_blk "null_blk not built as a module"
 fi
+# What the CPU the guest runs on lets the kernel's mitigations do: under
+# TCG there is no IBT, so a kernel built with it runs its ENDBRs as NOPs.
+for f in /sys/devices/system/cpu/vulnerabilities/spectre_v2 \
+	/sys/devices/system/cpu/vulnerabilities/retbleed; do
+	[ -r "$f" ] && ktap_diag "${f##*/}: $(cat "$f")"
+done
+if grep -q '^flags' /proc/cpuinfo; then
+	_ibt=absent
+	grep -qw ibt /proc/cpuinfo && _ibt=present
+	ktap_diag "cpu flag ibt: $_ibt; kernel: $(dmesg | grep -o 'CET detected.*' | head -n 1)"
+fi
 ktap_end

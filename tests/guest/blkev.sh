@@ -101,9 +101,9 @@ trace_run() {
 	# shellcheck disable=SC2086
 	blktrace $_args -D "$_dir" >"$_dir/blktrace.out" 2>&1 &
 	_pid=$!
-	_i=0
 	for _d in $devs; do
-		while [ ! -e "/sys/kernel/debug/block/$_d/trace0" ] && [ $_i -lt 100 ]; do
+		_i=0
+		while [ ! -e "/sys/kernel/debug/block/$_d/trace0" ] && [ $_i -lt 300 ]; do
 			sleep 0.1
 			_i=$((_i + 1))
 		done
@@ -136,19 +136,24 @@ started() {
 	cat "$_dir/blktrace.stop"
 	sed 's/^/blktrace exit status: /' "$_dir/blktrace.rc"
 	[ "$(cat "$_dir/blktrace.rc")" = 0 ] || return 1
+	_rc=0
 	for _d in $devs; do
 		_n=$(cat "$_dir/$_d.sentinels")
 		echo "$_d: $_n sentinel event(s) traced"
-		[ "$_n" -gt 0 ] || return 1
+		[ "$_n" -gt 0 ] || { tail -n 5 "$_dir/$_d.all"; _rc=1; }
 	done
+	[ $_rc = 0 ] || head -n 20 "$_dir/blktrace.out"
+	return $_rc
 }
 
 recorded() {
+	_rc=0
 	for _d in $devs; do
 		_n=$(wc -l < "$work/$1/$_d.events")
 		echo "$_d: $_n event(s): $(awk '{print $1}' "$work/$1/$_d.events" | sort -u | tr '\n' ' ')"
-		[ "$_n" -gt 0 ] || return 1
+		[ "$_n" -gt 0 ] || { tail -n 5 "$work/$1/$_d.all"; _rc=1; }
 	done
+	return $_rc
 }
 
 no_drops() {

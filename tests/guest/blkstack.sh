@@ -9,8 +9,12 @@
 #   md1   raid0 over nullb6 and nullb7     so no metadata writes at
 #   md2   linear over nullb8 and nullb9    times of md's choosing)
 #   nvme0n1  NVMe multipath head: QEMU's nvme-subsys, two controllers
-#            (scripts/run.py --nvme-paths 2)
-#   nullb10  null_blk made through configfs, whose requeue fault
+#            (scripts/run.py --nvme-paths 2); its paths nvme0c0n1 and
+#            nvme0c1n1 are hidden disks without a device number, which
+#            blktrace(8) cannot open: they are traced by the same kernel
+#            code through the ftrace "blk" tracer (sysfs trace/enable),
+#            their events printed as device "nvme-paths"
+#   nbq      null_blk made through configfs, whose requeue fault
 #            injection requeues one request ("R")
 # The same workload runs on the patched and the stock kernel, booted with
 # harness.only=blkstack; scripts/blkcmp.py compares the blkev lines of
@@ -24,9 +28,15 @@
 . /tests/blkev.sh
 
 list=/sys/kernel/debug/markers/list
+tracing=/sys/kernel/tracing
+paths="nvme0c0n1 nvme0c1n1"
 nbq=/sys/kernel/config/nullb/nbq
-# Stacked devices before the devices under them (blkev.sh, sentinels).
-devs="dm-0 dm-1 dm-2 md0 md1 md2 nvme0n1 nullb0 nullb1 nullb2 nullb3 nullb4 nullb5 nullb6 nullb7 nullb8 nullb9 nullb10"
+# One blktrace run per group, RUN:DEVICES, stacked devices first
+# (blkev.sh, sentinels): one blktrace over all 18 devices at once lost
+# the last events of some of them (each run of 30-blktrace.sh traces 3).
+groups="lin:dm-0,nullb0 str:dm-1,nullb1,nullb2 mp:dm-2,nullb3 raid1:md0,nullb4,nullb5
+	raid0:md1,nullb6,nullb7 linear:md2,nullb8,nullb9 nvme:nvme0n1 requeue:nbq"
+alldevs="dm-0 dm-1 dm-2 md0 md1 md2 nvme0n1 nullb0 nullb1 nullb2 nullb3 nullb4 nullb5 nullb6 nullb7 nullb8 nullb9 nbq"
 export DM_DISABLE_UDEV=1
 
 skip_all=
@@ -41,8 +51,14 @@ c() {
 	ktap_check "$@"
 }
 m() {
-	if [ -n "$skip_all" ]; then ktap_skip "$1" "$skip_all"; return; fi
 	if [ -n "$no_markers" ]; then ktap_skip "$1" "$no_markers"; return; fi
+	s "$@"
+}
+# s NAME CMD...: a case that needs the devices (devices_set_up failed:
+# it fails too, without running).
+s() {
+	if [ -n "$skip_all" ]; then ktap_skip "$1" "$skip_all"; return; fi
+	[ "$set_up" = 0 ] || { ktap_fail "$1" "the devices could not be set up"; return; }
 	ktap_check "$@"
 }
 
@@ -61,6 +77,16 @@ wait_dev() {
 	[ -b "/dev/$1" ] || { echo "no /dev/$1"; return 1; }
 }
 
+# wait_sys NAME: up to 30 s for /sys/block/NAME.
+wait_sys() {
+	_w=0
+	while [ ! -e "/sys/block/$1/trace" ] && [ $_w -lt 300 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	[ -e "/sys/block/$1/trace" ] || { echo "no /sys/block/$1:" /sys/block/nvme*; return 1; }
+}
+
 # dm_is NAME DEV: device-mapper device NAME is DEV (dm-N).
 dm_is() {
 	[ "$(cat "/sys/block/$2/dm/name" 2>/dev/null)" = "$1" ] ||
@@ -75,7 +101,6 @@ setup_devices() {
 	mkdir "$nbq" || return 1
 	echo 1024 > "$nbq/size" && echo 0 > "$nbq/irqmode" && echo 128 > "$nbq/max_sectors" &&
 		echo 1 > "$nbq/power" || return 1
-	[ "$(cat "$nbq/index")" = 10 ] || { echo "configfs null_blk is nullb$(cat "$nbq/index")"; return 1; }
 	modprobe dm-mod && modprobe dm-multipath && modprobe dm-round-robin || return 1
 	dmsetup create lin --table "0 65536 linear /dev/nullb0 2048" &&
 		dmsetup create str --table "0 65536 striped 2 128 /dev/nullb1 0 /dev/nullb2 0" &&
@@ -86,33 +111,80 @@ setup_devices() {
 		mdadm --build /dev/md1 --level=0 --chunk=64 --raid-devices=2 /dev/nullb6 /dev/nullb7 &&
 		mdadm --build /dev/md2 --level=linear --raid-devices=2 /dev/nullb8 /dev/nullb9 ||
 		return 1
-	modprobe nvme || return 1
-	for _d in $devs; do wait_dev "$_d" || return 1; done
+	# One controller after the other: probed together, they race for
+	# the subsystem's number and the disks' minors, which the remap
+	# events name.
+	echo 0 > /sys/bus/pci/drivers_autoprobe
+	modprobe nvme
+	_rc=$?
+	echo 1 > /sys/bus/pci/drivers_autoprobe
+	[ $_rc = 0 ] || return 1
+	_i=0
+	for _p in /sys/bus/pci/devices/*; do
+		[ "$(cat "$_p/class")" = 0x010802 ] || continue
+		echo "${_p##*/}" > /sys/bus/pci/drivers/nvme/bind || return 1
+		wait_sys "nvme0c${_i}n1" || return 1
+		_i=$((_i + 1))
+	done
+	for _d in $alldevs; do wait_dev "$_d" || return 1; done
 	# No resync in flight: it would add I/O at times of md's choosing.
 	! grep -E 'resync|recovery' /proc/mdstat
 }
 
-# Two controllers behind the head, and the head multipathed.
+# Two paths behind the head, each traceable through sysfs.
 nvme_multipath() {
-	set -- /sys/block/nvme0n1/multipath/*
-	echo "nvme0n1 paths: $*"
-	[ $# = 2 ] && [ -e "$2" ]
+	for _p in $paths; do
+		[ -e "/sys/block/$_p/trace/enable" ] || { echo "no /sys/block/$_p/trace"; return 1; }
+	done
 }
 
 schedulers() {
-	for _d in nullb0 nullb1 nullb2 nullb4 nullb6 nullb8 nullb10; do
+	for _d in nullb0 nullb1 nullb2 nullb4 nullb6 nullb8 nbq; do
 		echo mq-deadline > /sys/block/$_d/queue/scheduler || return 1
 	done
 	echo 360000 > /proc/sys/vm/dirty_writeback_centisecs
 }
 
-# After the sentinels: requeue the next request of nullb10, once.
+# After the sentinels of the requeue run: requeue the next request of
+# nbq, once.
 trace_before() {
 	[ -z "$no_markers" ] && cp "$list" "$2/markers.during"
+	[ "$1" = requeue ] || return 0
 	echo 0 > "$nbq/requeue_inject/verbose" &&
 		echo 1 > "$nbq/requeue_inject/interval" &&
 		echo 1 > "$nbq/requeue_inject/times" &&
 		echo 100 > "$nbq/requeue_inject/probability"
+}
+
+# paths_run RUN: the NVMe paths traced by the ftrace "blk" tracer while
+# the workload of one stacked device runs on their head.  Not during
+# blktrace(8): with the blk tracer on, every trace goes to ftrace's
+# buffer.  Events printed as blkev.sh prints blktrace's: the fields after
+# the device number, without command names.
+paths_run() {
+	_dir=$work/$1
+	mkdir -p "$_dir"
+	echo blk > $tracing/current_tracer && echo > $tracing/trace || return 1
+	for _p in $paths; do echo 1 > "/sys/block/$_p/trace/enable" || return 1; done
+	stacked_io nvme0n1
+	for _p in $paths; do echo 0 > "/sys/block/$_p/trace/enable"; done
+	grep -v '^#' $tracing/trace | awk '{
+		for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+,[0-9]+$/) break
+		if (i >= NF - 1) next
+		l = $(i + 1) " " $(i + 2)
+		for (j = i + 3; j <= NF; j++)
+			if ($j !~ /^\[/ || $j ~ /^\[-?[0-9]+\]$/)
+				l = l " " $j
+		print l }' > "$_dir/nvme-paths.events"
+	echo nop > $tracing/current_tracer
+	sed "s/^/blkev $1 nvme-paths /" "$_dir/nvme-paths.events"
+	echo "blkev-count $1 nvme-paths $(wc -l < "$_dir/nvme-paths.events")"
+}
+# paths_traced: the paths' trace has the remaps from the head.
+paths_traced() {
+	echo "nvme-paths: $(wc -l < "$work/paths/nvme-paths.events") event(s):" \
+		"$(awk '{print $1}' "$work/paths/nvme-paths.events" | sort -u | tr '\n' ' ')"
+	grep -q '^A ' "$work/paths/nvme-paths.events"
 }
 
 # The workload, one I/O at a time, on every stacked device: a direct 4
@@ -120,20 +192,45 @@ trace_before() {
 # a direct read, buffered writes merged then fsync (plug, unplug, flush);
 # on md2, buffered writes over the boundary between its members; four
 # writes in one io_submit(), last block first (front merges); one write
-# to nullb10 (requeue).
+# to nbq (requeue).
+stacked_io() {
+	ddq if=/dev/zero of="/dev/$1" bs=4k count=1 seek=100 oflag=direct conv=notrunc
+	ddq if=/dev/zero of="/dev/$1" bs=128k count=1 seek=1 oflag=direct conv=notrunc
+	ddq if="/dev/$1" of=/dev/null bs=8k count=2 skip=20 iflag=direct
+	ddq if=/dev/zero of="/dev/$1" bs=4k count=16 seek=512 conv=notrunc,fsync
+}
 workload() {
-	for _d in dm-0 dm-1 dm-2 md0 md1 md2 nvme0n1; do
-		ddq if=/dev/zero of=/dev/$_d bs=4k count=1 seek=100 oflag=direct conv=notrunc
-		ddq if=/dev/zero of=/dev/$_d bs=128k count=1 seek=1 oflag=direct conv=notrunc
-		ddq if=/dev/$_d of=/dev/null bs=8k count=2 skip=20 iflag=direct
-		ddq if=/dev/zero of=/dev/$_d bs=4k count=16 seek=512 conv=notrunc,fsync
-	done
+	case $run in
+	lin)	stacked_io dm-0
+		aio-desc /dev/dm-0 2000 4
+		aio-desc /dev/nullb0 3000 4 ;;
+	str)	stacked_io dm-1 ;;
+	mp)	stacked_io dm-2 ;;
+	raid1)	stacked_io md0 ;;
+	raid0)	stacked_io md1 ;;
 	# md2's members are 1 GiB each: 32 KiB on either side.
-	ddq if=/dev/zero of=/dev/md2 bs=4k count=16 seek=262136 conv=notrunc,fsync
-	aio-desc /dev/dm-0 2000 4
-	aio-desc /dev/nullb0 3000 4
-	ddq if=/dev/zero of=/dev/nullb10 bs=4k count=1 seek=7 oflag=direct conv=notrunc
-	sync
+	linear)	stacked_io md2
+		ddq if=/dev/zero of=/dev/md2 bs=4k count=16 seek=262136 conv=notrunc,fsync ;;
+	nvme)	stacked_io nvme0n1 ;;
+	requeue) ddq if=/dev/zero of=/dev/nbq bs=4k count=1 seek=7 oflag=direct conv=notrunc ;;
+	esac
+}
+
+# each CHECK: CHECK RUN over every group, with its devices as $devs.
+each() {
+	_rc=0
+	for _g in $groups; do
+		devs=$(echo "${_g#*:}" | tr , ' ')
+		"$1" "${_g%%:*}" || _rc=1
+	done
+	return $_rc
+}
+trace_all() {
+	for _g in $groups; do
+		run=${_g%%:*}
+		devs=$(echo "${_g#*:}" | tr , ' ')
+		trace_run "$run"
+	done
 }
 
 # requeued: the fault was injected (times went from 1 to 0).
@@ -144,8 +241,8 @@ requeued() {
 # remap_markers_armed: while tracing, the remap and split markers had
 # blktrace's probe.
 remap_markers_armed() {
-	grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/stack/markers.during"
-	! grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/stack/markers.during" |
+	grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/lin/markers.during"
+	! grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/lin/markers.during" |
 		grep -v 'probes=1'
 }
 
@@ -155,24 +252,27 @@ teardown() {
 	rmdir "$nbq"
 }
 no_trace_left() {
-	for _d in nvme0n1 nullb0 nullb3 nullb10; do
+	for _d in nvme0n1 nullb0 nullb3 nbq; do
 		[ "$(cat "/sys/block/$_d/trace/enable")" = 0 ] || { echo "$_d still traced"; return 1; }
 	done
 }
 
-ktap_begin blkstack 12
+ktap_begin blkstack 13
 
 c tools_run sh -c 'dmsetup --version && mdadm --version && blktrace -V'
 c devices_set_up setup_devices
-c nvme_two_paths nvme_multipath
-c schedulers_mq_deadline schedulers
-[ -z "$skip_all" ] && trace_run stack
-c trace_started started stack
-c events_recorded recorded stack
-c no_drops no_drops stack
-c request_requeued requeued
+set_up=$ktap_failed
+s nvme_two_paths nvme_multipath
+s schedulers_mq_deadline schedulers
+[ -z "$skip_all" ] && [ "$set_up" = 0 ] && trace_all
+s trace_started each started
+s events_recorded each recorded
+s no_drops each no_drops
+[ -z "$skip_all" ] && [ "$set_up" = 0 ] && paths_run paths
+s nvme_paths_traced paths_traced
+s request_requeued requeued
 m remap_markers_armed remap_markers_armed
-c no_trace_left no_trace_left
+s no_trace_left no_trace_left
 c teardown teardown
 c dmesg_clean dmesg_clean
 ktap_end
