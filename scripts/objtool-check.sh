@@ -11,7 +11,9 @@
 # its .vmlinux.o.cmd (vmlinux.a is not rewritten) and checked there with
 # that file's objtool command: the warnings of the last build, whether or
 # not it relinked.  Warnings are compared without their offsets (func+0x..)
-# since code moved.  Prints KTAP; last line "N passed, N failed".
+# since code moved.  $OBJTOOL, if set, replaces the patched build's
+# objtool (e.g. one built from an older version of the series).  Prints
+# KTAP; last line "N passed, N failed".
 set -u
 [ $# = 2 ] || { echo "usage: objtool-check.sh PATCHED_OBJ STOCK_OBJ" >&2; exit 2; }
 tmp=$(mktemp -d)
@@ -35,13 +37,15 @@ warnings() {
 	*objtool*) ;;
 	*) echo "# $1: no objtool command in $2/.vmlinux.o.cmd"; return 1 ;;
 	esac
-	mkdir -p "$tmp/$1"
-	_ld=$(echo "$_ld" | sed "s| -o vmlinux.o | -o $tmp/$1/vmlinux.o |")
-	_ot=$(echo "$_ot" | sed "s| vmlinux.o *\$| $tmp/$1/vmlinux.o|")
+	mkdir -p "$tmp/$1.d"
+	_ld=$(echo "$_ld" | sed "s| -o vmlinux.o | -o $tmp/$1.d/vmlinux.o |")
+	_ot=$(echo "$_ot" | sed "s| vmlinux.o *\$| $tmp/$1.d/vmlinux.o|")
+	[ "$1" = patched ] && [ -n "${OBJTOOL:-}" ] &&
+		_ot=$(echo "$_ot" | sed "s|^ *[^ ]*/objtool |$OBJTOOL |")
 	(cd "$2" && eval "$_ld") || { echo "# $1: relinking vmlinux.o failed"; return 1; }
 	(cd "$2" && eval "$_ot") >"$tmp/$1.out" 2>&1
 	echo "# $1: objtool exit status $?, $(grep -c 'warning: objtool' "$tmp/$1.out") warning(s): ${_ot# }"
-	sed -e "s|$tmp/$1/||" "$tmp/$1.out" | grep 'objtool' |
+	sed -e "s|$tmp/$1.d/||" "$tmp/$1.out" | grep 'objtool' |
 		sed -e 's/+0x[0-9a-f]*//g' -e 's/0x[0-9a-f]\{6,\}/ADDR/g' | sort >"$tmp/$1"
 	sed 's/^/#   /' "$tmp/$1.out" | head -n 40
 }
