@@ -5,7 +5,7 @@ SHELL := /bin/sh
 ARCHS ?= x86_64 i386 arm64
 
 .PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-stock test stress demo \
-	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz clean
+	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz objcheck clean
 
 all: test
 
@@ -73,6 +73,14 @@ bisect-check: tree
 # Fuzz the marker format parser on the host (FUZZ_SECONDS, default 60).
 fuzz: tree
 	sh scripts/fuzz.sh
+
+# Compile the objects the series adds or changes, pristine and patched, with
+# W=1 and sparse, under allmodconfig and Debian's configs (x86_64, i386,
+# arm64): a compile error or a new warning fails (tests/README.md).  One
+# config: OBJCHECK_CONFIGS=debian-amd64.  Last line: "N passed, N failed,
+# N skipped".  Not part of test.
+objcheck: setup
+	sh scripts/objcheck.sh
 
 # Build outputs only: build/linux (which may hold unexported work) stays.
 clean:

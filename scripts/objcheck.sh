@@ -43,7 +43,7 @@
 #             grouped per object); warnings are kept per object in
 #             .objcheck/ with the object's mtime, so that an object that
 #             is up to date is not compiled again (a second run with
-#             nothing changed only runs make's no-op)
+#             nothing changed only runs make's no-op, once per folder)
 #   built?    an object this config does not build is a SKIP: kbuild's
 #             answer, asked of scripts/Makefile.build for the folders on
 #             the way to the objects (subdir-ym, real-obj-y/m, lib-y), from
@@ -544,10 +544,15 @@ prep() {
 				{ echo "the patched config lacks $_e"; return 1; }
 		done
 	fi
-	say "$cfg: $1: make prepare"
-	if ! kmake "$2" "$_o" -j"$jobs" prepare >"$_o/.objcheck/prepare.log" 2>&1; then
-		echo "make prepare ($1) failed: $(grep -E 'error|Error' "$_o/.objcheck/prepare.log" | head -n 3 | tr '\n' ' ')"
-		return 1
+	# Prepared for this key already: the make of the objects checks it.
+	if [ "$(cat "$_o/.objcheck/prepared" 2>/dev/null)" != "$_key" ]; then
+		say "$cfg: $1: make prepare"
+		rm -f "$_o/.objcheck/prepared"
+		if ! kmake "$2" "$_o" -j"$jobs" prepare >"$_o/.objcheck/prepare.log" 2>&1; then
+			echo "make prepare ($1) failed: $(grep -E 'error|Error' "$_o/.objcheck/prepare.log" | head -n 3 | tr '\n' ' ')"
+			return 1
+		fi
+		echo "$_key" >"$_o/.objcheck/prepared"
 	fi
 	if ! list "$2" "$_o"; then
 		echo "asking kbuild what it builds ($1) failed: $(tail -n 3 "$_o/.objcheck/list.log" | tr '\n' ' ')"
