@@ -260,6 +260,19 @@ def is_cond_branch(insn):
     return insn[1].startswith("j") and insn[1] != "jmp"
 
 
+def is_canary_check(insn, insns):
+    """A conditional branch to a call of __stack_chk_fail: the stack
+    protector's check (CONFIG_STACKPROTECTOR_STRONG), not a marker test."""
+    if not is_cond_branch(insn):
+        return False
+    m = re.match(r"^([0-9a-f]+)", insn[2])
+    if not m:
+        return False
+    target = [i for i in insns if i[0] == int(m.group(1), 16)]
+    return bool(target) and target[0][1].startswith("call") and \
+        any("__stack_chk_fail" in r[1] for r in target[0][3])
+
+
 def check_object(path, pairs, ok):
     funcs, syms, sites = functions(path), symbols(path), jump_sites(path)
     for name, want_load in pairs:
@@ -269,9 +282,13 @@ def check_object(path, pairs, ok):
         insns = funcs[name]
         path_insns = walk(insns)
         loads = [i for i in path_insns if is_load(i)]
-        conds = [i for i in path_insns if is_cond_branch(i)]
+        canary = [i for i in path_insns if is_canary_check(i, insns)]
+        conds = [i for i in path_insns if is_cond_branch(i) and i not in canary]
         print("# %s: disabled path: %s" % (name, "; ".join(
             (i[1] + " " + i[2]).strip() for i in path_insns)))
+        if canary:
+            print("# %s: the stack protector's canary check is on the path (not a "
+                  "marker test, but a cost of the function)" % name)
         start = syms.get(name, insns[0][0])
         end = insns[-1][0] + 1
         mine = sorted(s for s in sites if start <= s < end)
