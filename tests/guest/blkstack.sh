@@ -193,11 +193,20 @@ paths_traced() {
 # on md2, buffered writes over the boundary between its members; four
 # writes in one io_submit(), last block first (front merges); one write
 # to nbq (requeue).
+# Each I/O is followed by a pause: dm-multipath traces the end of its
+# original request ("C NS") after the submitter has been woken, and the
+# submitter's next I/O could otherwise be traced before it.
 stacked_io() {
 	ddq if=/dev/zero of="/dev/$1" bs=4k count=1 seek=100 oflag=direct conv=notrunc
+	sleep 0.1
 	ddq if=/dev/zero of="/dev/$1" bs=128k count=1 seek=1 oflag=direct conv=notrunc
-	ddq if="/dev/$1" of=/dev/null bs=8k count=2 skip=20 iflag=direct
+	sleep 0.1
+	ddq if="/dev/$1" of=/dev/null bs=8k count=1 skip=20 iflag=direct
+	sleep 0.1
+	ddq if="/dev/$1" of=/dev/null bs=8k count=1 skip=21 iflag=direct
+	sleep 0.1
 	ddq if=/dev/zero of="/dev/$1" bs=4k count=16 seek=512 conv=notrunc,fsync
+	sleep 0.1
 }
 workload() {
 	case $run in
