@@ -467,6 +467,7 @@ compile() {
 		esac
 	done
 	: >"$_o/.objcheck/make.log"
+	say "$cfg: $_lb: make of $# object(s)"
 	for _t in $_tools; do
 		kmake "$_s" "$_o" -j"$jobs" "$_t" >>"$_o/.objcheck/make.log" 2>&1 || true
 	done
@@ -584,9 +585,9 @@ check_config() {
 		failed=1
 	else
 		if [ "$kind" = debian ]; then
-			echo "# $debfile, with: $(series_opts | sed 's/=.*//' | while read -r o; do
-				grep -E "^$o=|^# $o is not set" "$opat/.config" || echo "$o: no such option"; done |
-				sed 's/^# \(.*\) is not set/\1=n/' | tr '\n' ' ')" >>"$tmp/doc"
+			echo "# $debfile; the series' options: $(series_opts | sed 's/=.*//' | while read -r o; do
+				grep -E "^$o=|^# $o is not set" "$opat/.config" || echo "$o=n (unmet dependencies)"; done |
+				sed 's/^# \(.*\) is not set/\1=n/' | tr '\n' ' ' | sed 's/ $//')" >>"$tmp/doc"
 		fi
 		built "$spat" "$opat" >"$tmp/built-patched"
 		built "$spri" "$opri" >"$tmp/built-pristine"
