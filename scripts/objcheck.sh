@@ -28,7 +28,13 @@
 #                        into ~/.cache/kmarkers-debs), its certificates
 #                        and signing key blanked, the options of
 #                        configs/series.config set on top (as =m when =y
-#                        does not take), then olddefconfig
+#                        does not take), then olddefconfig.  A config
+#                        that cannot be had is one failed case: on
+#                        2026-12-05 this machine's mirror served an i386
+#                        index of bookworm-security, the only suite with
+#                        linux-config-6.12, that did not match its
+#                        InRelease ("Mirror sync in progress?"), so
+#                        debian-i386 could not run here
 #             Every allmodconfig gets WERROR=n (KCONFIG_ALLCONFIG), so that
 #             warnings are reported, not fatal.
 #   trees     build/objcheck/src-pristine: git worktree of build/linux at
@@ -93,6 +99,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 143' INT TERM
 mkdir -p "$base" "$top/build/logs"
+# One run at a time: two would share the folders.
+exec 9>"$base/.lock"
+flock -n 9 || die "another objcheck is running (${base#"$top"/}/.lock)"
 for c in $configs; do
 	case " $(echo "$all_configs" | tr -s ' \t\n' ' ') " in *" $c "*) ;;
 	*) die "unknown config '$c' (known: $(echo "$all_configs" | tr -s ' \t\n' ' '))" ;; esac
