@@ -21,15 +21,7 @@ jobs=$(nproc)
 image=$(arch_field "$arch" image) || exit 1
 cross=$(arch_field "$arch" cross)
 [ -n "$cross" ] && cross=${CROSS_COMPILE-$cross}
-# Debian's ccache, when installed (make setup), unless NO_CCACHE is set:
-# its cache is outside the checkout (~/.cache/ccache), and paths below the
-# checkout are hashed relative to it, so a fresh clone, CI's or after
-# "make clean", compiles only what changed.
-ccache=
-if [ -z "${NO_CCACHE:-}" ] && command -v ccache >/dev/null; then
-	ccache="ccache ${cross}gcc"
-	export CCACHE_BASEDIR="$top" CCACHE_DIR="${CCACHE_DIR:-${HOME:-/root}/.cache/ccache}"
-fi
+ccache_setup "$cross"
 # kmake DIR ARGS...: make in DIR for $arch (the cross compiler, if any).
 kmake() {
 	_d=$1

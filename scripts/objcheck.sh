@@ -207,11 +207,7 @@ config_set() {
 	cross=$(arch_field "$arch" cross)
 	srcarch=$arch
 	case $arch in x86_64 | i386) srcarch=x86 ;; esac
-	ccache=
-	if [ -z "${NO_CCACHE:-}" ] && command -v ccache >/dev/null; then
-		ccache="ccache ${cross}gcc"
-		export CCACHE_BASEDIR="$top" CCACHE_DIR="${CCACHE_DIR:-${HOME:-/root}/.cache/ccache}"
-	fi
+	ccache_setup "$cross"
 }
 
 # kmake SRC OBJ ARGS...: make for this config, niced, W=1 and sparse.
