@@ -46,8 +46,8 @@ def read_events(path):
 
 
 # A remap names the device and sector it came from; an unplug, its depth.
-PAYLOADS = {'A': re.compile(r' <- \(\d+,\d+\) \d+$'), 'U': re.compile(r'^U \S+ \d+$'),
-            'UT': re.compile(r'^UT \S+ \d+$')}
+UNPLUG = re.compile(r'^UT? \S+ \d+$')
+PAYLOADS = {'A': re.compile(r' <- \(\d+,\d+\) \d+$'), 'U': UNPLUG, 'UT': UNPLUG}
 
 
 def main():

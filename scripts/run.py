@@ -630,7 +630,7 @@ def main():
             sys.exit('run.py: --icount needs TCG, not ACCEL=kvm')
         extra = list(args.qemu_arg)
         if args.nvme_paths:
-            extra += nvme_multipath_args(disk[:-len('.img')] + '-nvme.img', args.nvme_paths)
+            extra += nvme_multipath_args(os.path.splitext(disk)[0] + '-nvme.img', args.nvme_paths)
         cmd = qemu_command(args.arch, kernel, initrd, args.append, disk,
                            args.icount, extra, args.tools, args.mem)
         print(f'run.py: booting {os.path.relpath(kernel, TOP)} ({args.arch}, {accel_for(args.arch)}'

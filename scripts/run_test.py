@@ -209,8 +209,8 @@ class StepsTest(unittest.TestCase):
 
 class BlkcmpTest(unittest.TestCase):
 
-    def blkcmp(self, a, b):
-        p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'blkcmp.py'),
+    def blkcmp(self, a, b, *opts):
+        p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'blkcmp.py'), *opts,
                             os.path.join(SAMPLES, a), os.path.join(SAMPLES, b)],
                            capture_output=True, text=True)
         return p.returncode, p.stdout
@@ -234,12 +234,9 @@ class BlkcmpTest(unittest.TestCase):
         self.assertIn('# solo vda: A WS 2096 + 8\n', out)
 
     def test_required_action_missing(self):
-        p = subprocess.run([sys.executable, os.path.join(TOP, 'scripts', 'blkcmp.py'),
-                            '--require', 'Q,R,F', os.path.join(SAMPLES, 'blkcmp-stock.log'),
-                            os.path.join(SAMPLES, 'blkcmp-stock.log')],
-                           capture_output=True, text=True)
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn('# missing: R F', p.stdout)
+        rc, out = self.blkcmp('blkcmp-stock.log', 'blkcmp-stock.log', '--require', 'Q,R,F')
+        self.assertNotEqual(rc, 0)
+        self.assertIn('# missing: R F', out)
 
 
 class KtapResult(unittest.TextTestResult):

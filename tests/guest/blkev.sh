@@ -5,7 +5,7 @@
 #
 #   trace_run RUN     blktrace over every device of $devs (kernel names,
 #                     /dev/NAME) into $work/RUN, running the caller's
-#                     "workload" function; then prints each device's
+#                     function "workload RUN"; then prints each device's
 #                     events as "blkev RUN DEV EVENT" lines and a
 #                     "blkev-count RUN DEV N" line
 #   started RUN       blktrace exited 0, recorded sentinels everywhere,
@@ -14,6 +14,10 @@
 #   no_drops RUN      blktrace dropped nothing
 #   stop_blktrace PID SIGINT, as a user would; fails after 60 s
 #   ddq ARGS          dd, quiet
+#   wait_path OP PATH up to 30 s until "test OP PATH" holds
+#   blkev_norm SKIP   filter: trace lines (blkparse's, or the ftrace blk
+#                     tracer's) to EVENTs; SKIP: fields between the
+#                     device number and the action (blkparse: 4)
 #
 # EVENT is blkparse's default line without its volatile columns (device,
 # CPU, sequence, time, PID) and without the command names in brackets:
@@ -37,6 +41,29 @@ sentinel=$((sentinel_blk * 8))
 work=/tmp/blktrace
 
 ddq() { dd "$@" 2>/dev/null; }
+
+wait_path() {
+	_w=0
+	while ! test "$1" "$2" && [ $_w -lt 300 ]; do
+		sleep 0.1
+		_w=$((_w + 1))
+	done
+	test "$1" "$2"
+}
+
+blkev_norm() {
+	awk -v skip="$1" '{
+		for (i = 1; i <= NF && $i !~ /^[0-9]+,[0-9]+$/; i++)
+			;
+		a = i + skip + 1
+		if (a + 1 > NF)
+			next
+		l = $a " " $(a + 1)
+		for (j = a + 2; j <= NF; j++)
+			if ($j !~ /^\[/ || $j ~ /^\[-?[0-9]+\]$/)
+				l = l " " $j
+		print l }'
+}
 
 # stop_blktrace PID: SIGINT, as a user would stop it; blktrace then drains
 # its buffers and writes its files. Fails (and kills it) if it is still
@@ -79,12 +106,7 @@ quiesce() {
 # DIR/DEV.events.
 blkev_events() {
 	blkparse -q -D "$1" -i "$2" -o "$1/$2.raw" >"$1/$2.blkparse.out" 2>&1
-	awk '$1 ~ /^[0-9]+,[0-9]+$/ && NF >= 7 {
-		l = $6 " " $7
-		for (i = 8; i <= NF; i++)
-			if ($i !~ /^\[/ || $i ~ /^\[-?[0-9]+\]$/)
-				l = l " " $i
-		print l }' "$1/$2.raw" >"$1/$2.all"
+	blkev_norm 4 <"$1/$2.raw" >"$1/$2.all"
 	awk -v s=$sentinel '{ l[NR] = $0; if ($3 == s) last = NR }
 		END { for (i = last + 1; last && i <= NR; i++) print l[i] }' \
 		"$1/$2.all" >"$1/$2.events"
@@ -101,13 +123,7 @@ trace_run() {
 	# shellcheck disable=SC2086
 	blktrace $_args -D "$_dir" >"$_dir/blktrace.out" 2>&1 &
 	_pid=$!
-	for _d in $devs; do
-		_i=0
-		while [ ! -e "/sys/kernel/debug/block/$_d/trace0" ] && [ $_i -lt 300 ]; do
-			sleep 0.1
-			_i=$((_i + 1))
-		done
-	done
+	for _d in $devs; do wait_path -e "/sys/kernel/debug/block/$_d/trace0"; done
 	_i=0
 	while [ $_i -lt 8 ]; do
 		for _d in $devs; do
@@ -117,7 +133,7 @@ trace_run() {
 		_i=$((_i + 1))
 	done
 	command -v trace_before >/dev/null && trace_before "$1" "$_dir"
-	workload
+	workload "$1"
 	quiesce "$_dir"
 	command -v trace_after >/dev/null && trace_after "$1" "$_dir"
 	stop_blktrace $_pid > "$_dir/blktrace.stop" 2>&1

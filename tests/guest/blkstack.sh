@@ -36,7 +36,7 @@ nbq=/sys/kernel/config/nullb/nbq
 # the last events of some of them (each run of 30-blktrace.sh traces 3).
 groups="lin:dm-0,nullb0 str:dm-1,nullb1,nullb2 mp:dm-2,nullb3 raid1:md0,nullb4,nullb5
 	raid0:md1,nullb6,nullb7 linear:md2,nullb8,nullb9 nvme:nvme0n1 requeue:nbq"
-alldevs="dm-0 dm-1 dm-2 md0 md1 md2 nvme0n1 nullb0 nullb1 nullb2 nullb3 nullb4 nullb5 nullb6 nullb7 nullb8 nullb9 nbq"
+alldevs=$(for g in $groups; do echo "${g#*:}"; done | tr ',\n' '  ')
 export DM_DISABLE_UDEV=1
 
 skip_all=
@@ -65,26 +65,6 @@ s() {
 kmsg_mark
 dmesg_clean() {
 	! kmsg_since | grep -E 'WARNING:|Oops|BUG:|Call Trace:|general protection|blktrace: cannot'
-}
-
-# wait_dev NAME: up to 30 s for /dev/NAME.
-wait_dev() {
-	_w=0
-	while [ ! -b "/dev/$1" ] && [ $_w -lt 300 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	[ -b "/dev/$1" ] || { echo "no /dev/$1"; return 1; }
-}
-
-# wait_sys NAME: up to 30 s for /sys/block/NAME.
-wait_sys() {
-	_w=0
-	while [ ! -e "/sys/block/$1/trace" ] && [ $_w -lt 300 ]; do
-		sleep 0.1
-		_w=$((_w + 1))
-	done
-	[ -e "/sys/block/$1/trace" ] || { echo "no /sys/block/$1:" /sys/block/nvme*; return 1; }
 }
 
 # dm_is NAME DEV: device-mapper device NAME is DEV (dm-N).
@@ -123,19 +103,23 @@ setup_devices() {
 	for _p in /sys/bus/pci/devices/*; do
 		[ "$(cat "$_p/class")" = 0x010802 ] || continue
 		echo "${_p##*/}" > /sys/bus/pci/drivers/nvme/bind || return 1
-		wait_sys "nvme0c${_i}n1" || return 1
+		wait_path -e "/sys/block/nvme0c${_i}n1/trace" ||
+			{ echo "no nvme0c${_i}n1:" /sys/block/nvme*; return 1; }
 		_i=$((_i + 1))
 	done
-	for _d in $alldevs; do wait_dev "$_d" || return 1; done
+	for _d in $alldevs; do
+		wait_path -b "/dev/$_d" || { echo "no /dev/$_d"; return 1; }
+	done
 	# No resync in flight: it would add I/O at times of md's choosing.
 	! grep -E 'resync|recovery' /proc/mdstat
 }
 
-# Two paths behind the head, each traceable through sysfs.
+# Both controllers in the head's subsystem, which multipaths them.
 nvme_multipath() {
-	for _p in $paths; do
-		[ -e "/sys/block/$_p/trace/enable" ] || { echo "no /sys/block/$_p/trace"; return 1; }
-	done
+	_s=/sys/class/nvme-subsystem/nvme-subsys0
+	set -- "$_s"/nvme[0-9]*
+	echo "controllers: $*; iopolicy $(cat "$_s/iopolicy" 2>&1)"
+	[ $# = 2 ] && [ -e "$2" ] && [ -e "$_s/nvme0n1" ]
 }
 
 schedulers() {
@@ -168,14 +152,7 @@ paths_run() {
 	for _p in $paths; do echo 1 > "/sys/block/$_p/trace/enable" || return 1; done
 	stacked_io nvme0n1
 	for _p in $paths; do echo 0 > "/sys/block/$_p/trace/enable"; done
-	grep -v '^#' $tracing/trace | awk '{
-		for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+,[0-9]+$/) break
-		if (i >= NF - 1) next
-		l = $(i + 1) " " $(i + 2)
-		for (j = i + 3; j <= NF; j++)
-			if ($j !~ /^\[/ || $j ~ /^\[-?[0-9]+\]$/)
-				l = l " " $j
-		print l }' > "$_dir/nvme-paths.events"
+	grep -v '^#' $tracing/trace | blkev_norm 0 > "$_dir/nvme-paths.events"
 	echo nop > $tracing/current_tracer
 	sed "s/^/blkev $1 nvme-paths /" "$_dir/nvme-paths.events"
 	echo "blkev-count $1 nvme-paths $(wc -l < "$_dir/nvme-paths.events")"
@@ -193,23 +170,22 @@ paths_traced() {
 # on md2, buffered writes over the boundary between its members; four
 # writes in one io_submit(), last block first (front merges); one write
 # to nbq (requeue).
-# Each I/O is followed by a pause: dm-multipath traces the end of its
+# io ARGS: dd ARGS, then a pause: dm-multipath traces the end of its
 # original request ("C NS") after the submitter has been woken, and the
 # submitter's next I/O could otherwise be traced before it.
-stacked_io() {
-	ddq if=/dev/zero of="/dev/$1" bs=4k count=1 seek=100 oflag=direct conv=notrunc
-	sleep 0.1
-	ddq if=/dev/zero of="/dev/$1" bs=128k count=1 seek=1 oflag=direct conv=notrunc
-	sleep 0.1
-	ddq if="/dev/$1" of=/dev/null bs=8k count=1 skip=20 iflag=direct
-	sleep 0.1
-	ddq if="/dev/$1" of=/dev/null bs=8k count=1 skip=21 iflag=direct
-	sleep 0.1
-	ddq if=/dev/zero of="/dev/$1" bs=4k count=16 seek=512 conv=notrunc,fsync
+io() {
+	ddq "$@"
 	sleep 0.1
 }
+stacked_io() {
+	io if=/dev/zero of="/dev/$1" bs=4k count=1 seek=100 oflag=direct conv=notrunc
+	io if=/dev/zero of="/dev/$1" bs=128k count=1 seek=1 oflag=direct conv=notrunc
+	io if="/dev/$1" of=/dev/null bs=8k count=1 skip=20 iflag=direct
+	io if="/dev/$1" of=/dev/null bs=8k count=1 skip=21 iflag=direct
+	io if=/dev/zero of="/dev/$1" bs=4k count=16 seek=512 conv=notrunc,fsync
+}
 workload() {
-	case $run in
+	case $1 in
 	lin)	stacked_io dm-0
 		aio-desc /dev/dm-0 2000 4
 		aio-desc /dev/nullb0 3000 4 ;;
@@ -234,25 +210,19 @@ each() {
 	done
 	return $_rc
 }
-trace_all() {
-	for _g in $groups; do
-		run=${_g%%:*}
-		devs=$(echo "${_g#*:}" | tr , ' ')
-		trace_run "$run"
-	done
-}
 
 # requeued: the fault was injected (times went from 1 to 0).
 requeued() {
 	echo "requeue_inject/times: $(cat "$nbq/requeue_inject/times")"
 	[ "$(cat "$nbq/requeue_inject/times")" = 0 ]
 }
-# remap_markers_armed: while tracing, the remap and split markers had
-# blktrace's probe.
+# remap_markers_armed: while tracing, each of the remap and split
+# markers was listed with blktrace's probe.
 remap_markers_armed() {
-	grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/lin/markers.during"
-	! grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/lin/markers.during" |
-		grep -v 'probes=1'
+	_l=$(grep -E '^blk_(remap|request_remap|pdu_split|pdu_unplug) ' "$work/lin/markers.during")
+	printf '%s\n' "$_l"
+	[ "$(printf '%s\n' "$_l" | awk '{print $1}' | sort -u | wc -l)" = 4 ] &&
+		[ -z "$(printf '%s\n' "$_l" | awk '$3 != "probes=1"')" ]
 }
 
 teardown() {
@@ -261,7 +231,7 @@ teardown() {
 	rmdir "$nbq"
 }
 no_trace_left() {
-	for _d in nvme0n1 nullb0 nullb3 nbq; do
+	for _d in $alldevs; do
 		[ "$(cat "/sys/block/$_d/trace/enable")" = 0 ] || { echo "$_d still traced"; return 1; }
 	done
 }
@@ -273,7 +243,7 @@ c devices_set_up setup_devices
 set_up=$ktap_failed
 s nvme_two_paths nvme_multipath
 s schedulers_mq_deadline schedulers
-[ -z "$skip_all" ] && [ "$set_up" = 0 ] && trace_all
+[ -z "$skip_all" ] && [ "$set_up" = 0 ] && each trace_run
 s trace_started each started
 s events_recorded each recorded
 s no_drops each no_drops
