@@ -117,9 +117,12 @@ setup_devices() {
 # Both controllers in the head's subsystem, which multipaths them.
 nvme_multipath() {
 	_s=/sys/class/nvme-subsystem/nvme-subsys0
-	set -- "$_s"/nvme[0-9]*
-	echo "controllers: $*; iopolicy $(cat "$_s/iopolicy" 2>&1)"
-	[ $# = 2 ] && [ -e "$2" ] && [ -e "$_s/nvme0n1" ]
+	_c=
+	for _p in "$_s"/nvme*; do
+		case ${_p##*/} in nvme*n*) ;; *) _c="$_c ${_p##*/}" ;; esac
+	done
+	echo "controllers:$_c; iopolicy $(cat "$_s/iopolicy" 2>&1)"
+	[ "$_c" = " nvme0 nvme1" ] && [ -e "$_s/nvme0n1" ]
 }
 
 schedulers() {
