@@ -118,7 +118,7 @@ c probe_first_rmmod_probe rm_probe
 c site_first_insmod_site load_site
 eq site_first_list_disarmed 2 lines marker_site_event "$disarmed"
 c site_first_insmod_probe load_probe
-eq site_first_mismatch_refused -1 p mismatch_ret
+eq site_first_mismatch_not_connected 0 p mismatch_ret
 eq site_first_registered "register_ret=0 attach_ret=0 other_ret=0 init_count=0 " \
 	params register_ret attach_ret other_ret init_count
 eq site_first_list_armed 2 lines marker_site_event "$armed2"

@@ -436,11 +436,11 @@ static int mstress_imm_fn(void *arg)
 			atomic_long_inc(&mstress_imm_updates);
 		} else if (x & 0x10000) {
 			immediate_lock();
-			_immediate_set(&mstress_imm_long, MSTRESS_LONG(x >> 7));
-			_immediate_set(&mstress_imm_short, MSTRESS_SHORT(x >> 3));
-			_immediate_set(&mstress_imm_ptr,
-				       (void *)&mstress_objs[(x >> 11) & 7]);
-			_immediate_set(&mstress_imm_flag, (x >> 5) & 1);
+			immediate_set_deferred(&mstress_imm_long, MSTRESS_LONG(x >> 7));
+			immediate_set_deferred(&mstress_imm_short, MSTRESS_SHORT(x >> 3));
+			immediate_set_deferred(&mstress_imm_ptr,
+					       (void *)&mstress_objs[(x >> 11) & 7]);
+			immediate_set_deferred(&mstress_imm_flag, (x >> 5) & 1);
 			immediate_unlock();
 			atomic_long_add(4, &mstress_imm_updates);
 		} else {
@@ -932,7 +932,7 @@ static int hold_imm_set(const char *val, const struct kernel_param *kp)
 	if (ret)
 		return ret;
 	immediate_lock();
-	_immediate_set(&mstress_imm_long, MSTRESS_LONG(next));
+	immediate_set_deferred(&mstress_imm_long, MSTRESS_LONG(next));
 	next++;
 	msleep(ms);
 	immediate_unlock();

@@ -5,10 +5,12 @@
  * whose markers are in mstress.ko and mstress_site.ko. So unloading this
  * module unloads probes armed on markers of other modules.
  *
- * Its exit disconnects the probes; the last disconnection waits until no
- * CPU runs them, so any call after it is late: the probes check a flag
- * set there, for a while before the module text goes. With leak=1 it
- * exits with the probes connected and the markers core removes them.
+ * Its exit disconnects the probes and waits until no CPU runs them
+ * (marker_probe_unregister() waits, marker_probe_detach() does not:
+ * marker_synchronize_unregister()), so any call after it is late: the
+ * probes check a flag set there, for a while before the module text
+ * goes. With leak=1 it exits with the probes connected and the markers
+ * core removes them.
  */
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -111,7 +113,8 @@ static void __exit mstress_probe_exit(void)
 		marker_probe_unregister("stress_churn");
 	if (!ret_attach_wide)
 		marker_probe_detach("stress_wide", probe_wide, &cookie_wide);
-	/* The last disconnection waited: no probe may run from now on. */
+	marker_synchronize_unregister();
+	/* No probe may run from now on. */
 	WRITE_ONCE(gone, 1);
 	mdelay(2);
 }
