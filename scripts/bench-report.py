@@ -5,7 +5,7 @@
     scripts/bench-report.py            read build/logs/bench-*.log and the
                                        objects in build/obj-*/kernel/
 
-Inputs: the "csv," lines that kernel/marker_bench.c (KUnit suite
+Inputs: the "csv," lines that lib/marker_bench.c (KUnit suite
 marker_benchmark) printed in build/logs/bench-{icount,tcg,um,kvm}.log, and
 the disassembly (objdump -d -r) of build/obj-{x86_64,i386,um}/kernel/
 marker_bench.o and marker_bench_sites.o, whichever exist.
@@ -211,7 +211,7 @@ def hot_path(insns):
 
 
 def sizes(arch, objdir):
-    obj = os.path.join(objdir, 'kernel', 'marker_bench.o')
+    obj = os.path.join(objdir, 'lib', 'marker_bench.o')
     if not os.path.exists(obj):
         return [], []
     funcs = disassemble(obj)
@@ -246,7 +246,7 @@ def sizes(arch, objdir):
 
 def site_sizes(arch, objdir):
     """Bytes per site of the generated sites: code, and tables and data."""
-    obj = os.path.join(objdir, 'kernel', 'marker_bench_sites.o')
+    obj = os.path.join(objdir, 'lib', 'marker_bench_sites.o')
     if not os.path.exists(obj):
         return []
     syms = {}
@@ -375,8 +375,9 @@ def updates_tables(summary, method):
                 elif key is None:
                     row.append(f'{r["batches"]} / {r["sites_patched"]}')
                 elif key == 'gp':
-                    row.append(f'{r["gps"]} / {r["gp_waits"]}' if impl == 'marker'
-                               else f'{r["gps"]} / -')
+                    gps = 'n/m' if r['gps_max'] < 0 else r['gps']
+                    row.append(f'{gps} / {r["gp_waits"]}' if impl == 'marker'
+                               else f'{gps} / -')
                 elif key == 'ipi_one' and r['ipi_one_max'] < 0:
                     row.append('n/a')
                 else:
@@ -428,7 +429,8 @@ def check_targets(runs, summary, size_rows):
                 continue
             big = rs[-1]
             ipis = {r['ipi_many_max'] for r in rs}
-            ok = (len(ipis) == 1 and big['gps_max'] <= 1 and big['gp_waits_max'] <= 1
+            # gps -1: the kernel had no RCU tracepoints to count them with.
+            ok = (len(ipis) == 1 and 0 <= big['gps_max'] <= 1 and big['gp_waits_max'] <= 1
                   and big['median_ns'] < 1e9)
             what = 'function call IPIs (rounds and single ones)' if big['combined'] else 'IPI rounds'
             out.append(f'- marker {op} ({method}, {rs[0]["sites"]}..{big["sites"]} sites): {what} '
@@ -548,7 +550,7 @@ def main():
         if text:
             disasm[arch] = text
             with open(os.path.join(OUT, f'disasm-{arch}.txt'), 'w') as f:
-                f.write(f'# objdump -d -r build/obj-{arch}/kernel/marker_bench.o: the path of '
+                f.write(f'# objdump -d -r build/obj-{arch}/lib/marker_bench.o: the path of '
                         'each variant with nothing armed\n# (the shortest path from the entry '
                         'to a return that calls nothing); columns: bytes, instruction\n\n'
                         + '\n'.join(text) + '\n')
@@ -586,7 +588,7 @@ def main():
                        'n/a.', '']
             md += [t]
     if size_rows:
-        md += ['', '### Code size per site (objdump of kernel/marker_bench.o)', '',
+        md += ['', '### Code size per site (objdump of lib/marker_bench.o)', '',
                'Disarmed path: the shortest path from the entry of the site\'s function to its '
                'return that calls nothing, minus the baseline function; data loads counted on '
                'that path; out of line: the rest of the function (symbol size). Listings: '
@@ -596,7 +598,7 @@ def main():
                        r['net_hot_loads'], r['net_ool_bytes']]
                       for r in size_rows if r['variant'] != 'baseline'])]
     if site_rows:
-        md += ['', '### Bytes per site at scale (kernel/marker_bench_sites.o, 11111 sites '
+        md += ['', '### Bytes per site at scale (lib/marker_bench_sites.o, 11111 sites '
                'each)', '',
                'code: size of the functions holding the 10000 sites / 10000 (their entries and '
                'returns included, 6 bytes per 100 sites); tables: '

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# make bench: build, boot and run the markers benchmark (kernel/marker_bench.c,
+# make bench: build, boot and run the markers benchmark (lib/marker_bench.c,
 # CONFIG_MARKERS_BENCHMARK), then write bench/results/ and the figures of
 # bench/README.md (scripts/bench-report.py).  See bench/README.md.
 #

@@ -37,7 +37,11 @@ sed 's/fmt->nr_fields == MARKER_FMT_MAX_FIELDS/fmt->nr_fields > MARKER_FMT_MAX_F
 cmp -s "$src/trace_markers_fmt.c" "$out/inject/trace_markers_fmt.c" &&
 	{ ko "selftest: the bug injection no longer applies to trace_markers_fmt.c"; summary; }
 
-flags="-g -O1 -Wall -Wextra -Werror -Wno-sign-compare -I$src"
+# The one definition of the longest format is the kernel's.
+maxlen=$(sed -n 's/^#define MARK_MAX_FORMAT_LEN[[:space:]]*\([0-9]*\).*/\1/p' \
+	"$src/../../include/linux/marker.h")
+[ -n "$maxlen" ] || { ko "no MARK_MAX_FORMAT_LEN in include/linux/marker.h"; summary; }
+flags="-g -O1 -Wall -Wextra -Werror -Wno-sign-compare -DMARK_MAX_FORMAT_LEN=$maxlen -I$src"
 harness=$top/tests/fuzz/marker_fmt_fuzz.c
 # shellcheck disable=SC2086 # $flags: option string
 if clang -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $flags \

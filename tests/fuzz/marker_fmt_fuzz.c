@@ -91,7 +91,7 @@ static void check_fields(const char *format, const struct marker_fmt *fmt)
 	unsigned int i, j, end = BASE, prev_pos = 0;
 	size_t len = strlen(format);
 
-	check(len <= MARKER_FMT_MAX_LEN, "accepted a format too long");
+	check(len <= MARK_MAX_FORMAT_LEN, "accepted a format too long");
 	check(fmt->nr_fields <= MARKER_FMT_MAX_FIELDS, "too many fields");
 	check(fmt->nr_fields == count_conversions(format),
 	      "not one field per conversion");
@@ -159,7 +159,7 @@ static void fuzz_one(const char *format)
 	check(strcmp(marker_fmt_strerror(err), "Unknown error"),
 	      "error without message");
 	if (err == MARKER_FMT_TOO_LONG)
-		check(strlen(format) > MARKER_FMT_MAX_LEN, "wrongly too long");
+		check(strlen(format) > MARK_MAX_FORMAT_LEN, "wrongly too long");
 	else if (err)
 		check(pos <= strlen(format), "error position out of range");
 	else
@@ -208,7 +208,7 @@ static const char * const pieces[] = {
 int main(int argc, char **argv)
 {
 	unsigned long i, n = argc > 1 ? strtoul(argv[1], NULL, 0) : 1000000;
-	char buf[MARKER_FMT_MAX_LEN + 64];
+	char buf[MARK_MAX_FORMAT_LEN + 64];
 
 	srand(argc > 2 ? strtoul(argv[2], NULL, 0) : 1);
 	for (i = 0; i < n; i++) {

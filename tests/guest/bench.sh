@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # make bench (scripts/bench.sh) boots with harness.only=bench: load the
-# markers benchmark, a KUnit suite (kernel/marker_bench.c) that prints its
+# markers benchmark, a KUnit suite (lib/marker_bench.c) that prints its
 # figures as "csv," diagnostic lines on the console, and unload it.
 # harness.bench=P1=V1:P2=V2 gives it module parameters.
 # shellcheck source=ktap.sh
