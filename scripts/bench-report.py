@@ -86,13 +86,17 @@ def read_log(method):
                 impl, op, n, rep = fields[:4]
                 nums = [int(x) for x in fields[4:]]
                 keys = ['ns', 'ticks', 'ipi_many', 'ipi_one', 'ipis_received', 'batches',
-                        'sites_patched', 'gps', 'gp_waits', 'site_updates']
+                        'sites_patched', 'gps', 'gp_waits', 'site_updates', 'unrelated']
+                if len(nums) <= 10:
+                    # Before the scale measurement: no unrelated column.
+                    keys.remove('unrelated')
                 if len(nums) == 9:
                     # An earlier version of the module counted all function
                     # call IPIs in one figure (rounds and single-CPU ones).
                     run['ipis_combined'] = True
                     keys.remove('ipi_one')
-                u = dict(impl=impl, op=op, sites=int(n), rep=int(rep), ipi_one=-1)
+                u = dict(impl=impl, op=op, sites=int(n), rep=int(rep), ipi_one=-1,
+                         unrelated=-1)
                 u.update(zip(keys, nums))
                 run['updates'].append(u)
                 run.setdefault('raw', []).append('update,' + m.group(2))
@@ -330,9 +334,17 @@ def hits_table(run):
 
 
 def update_summary(run):
+    """Per (impl, op, sites): the rows with the fewest unrelated marker
+    sites (the main run; the scale run is scale_summary()'s)."""
+    fewest = {}
+    for u in run['updates']:
+        k = (u['impl'], u['op'], u['sites'])
+        fewest[k] = min(fewest.get(k, u['unrelated']), u['unrelated'])
     groups = {}
     for u in run['updates']:
-        groups.setdefault((u['impl'], u['op'], u['sites']), []).append(u)
+        k = (u['impl'], u['op'], u['sites'])
+        if u['unrelated'] == fewest[k]:
+            groups.setdefault(k, []).append(u)
     out = []
     for (impl, op, n), us in sorted(groups.items()):
         row = dict(method=run['method'], impl=impl, op=op, sites=n, reps=len(us),
@@ -346,6 +358,33 @@ def update_summary(run):
             row[k + '_max'] = hi
         out.append(row)
     return out
+
+
+def scale_summary(run):
+    """1-site updates by the number of unrelated marker sites loaded:
+    {(impl, op): [(unrelated, median ticks, reps), ...]}, unrelated sorted."""
+    groups = {}
+    for u in run['updates']:
+        if u['sites'] == 1 and u['unrelated'] >= 0:
+            groups.setdefault((u['impl'], u['op'], u['unrelated']), []).append(u['ticks'])
+    out = {}
+    for (impl, op, unrel), ts in sorted(groups.items()):
+        out.setdefault((impl, op), []).append((unrel, statistics.median(ts), min(ts),
+                                               max(ts), len(ts)))
+    return out
+
+
+def scale_table(run):
+    sc = scale_summary(run)
+    if not any(len(v) > 1 for v in sc.values()):
+        return ''
+    rows = [[f'{impl} {op}', f'{unrel:,}', fmt(med), fmt(lo), fmt(hi), n]
+            for (impl, op), pts in sorted(sc.items()) for unrel, med, lo, hi, n in pts]
+    return ('Updates of a 1-site marker, and of a 1-site tracepoint, by the number of marker '
+            'sites loaded besides it (the benchmark module\'s own, then with the module of '
+            '50,000 unrelated sites, tests/modules/marker_filler), instructions (virtual ns), '
+            'median, min and max of the repetitions:\n\n'
+            + table(['update', 'unrelated marker sites', 'median', 'min', 'max', 'reps'], rows))
 
 
 def updates_tables(summary, method):
@@ -419,6 +458,25 @@ def check_targets(runs, summary, size_rows):
             out.append(f'- Armed with an empty probe (icount, net): trace_mark() {fmt(am)} '
                        f'instructions, tracepoint {fmt(at)}: ratio {ratio:.2f} (target <= 1.5): '
                        f'**{"met" if ratio <= 1.5 else "not met"}**.')
+    if ic:
+        sc = scale_summary(ic)
+        arm, tp = sc.get(('marker', 'arm'), []), sc.get(('tracepoint', 'arm'), [])
+        if len(arm) > 1 and tp:
+            lo, hi = arm[0], arm[-1]
+            tpm = max(p[1] for p in tp)
+            ratio = hi[1] / tpm
+            change = (hi[1] - lo[1]) / lo[1]
+            ok = hi[0] >= 50000 and ratio <= 2 and abs(change) <= 0.02
+            out.append(f'- Arming a 1-site marker (icount, median): {fmt(lo[1])} instructions '
+                       f'with {lo[0]:,} unrelated marker sites loaded, {fmt(hi[1])} with '
+                       f'{hi[0]:,} ({change * 100:+.2f}%); registering a probe on a 1-site '
+                       f'tracepoint: {fmt(tpm)}; ratio {ratio:.2f} (targets: at least 50,000 '
+                       f'unrelated sites, ratio <= 2, change within 2%): '
+                       f'**{"met" if ok else "not met"}**.')
+        elif ic['updates']:
+            out.append('- Arming a 1-site marker against unrelated sites: no scale run in '
+                       'the icount log (tests/modules/marker_filler not loaded): **not '
+                       'measured**.')
     for method in ('tcg', 'kvm'):
         rows = [r for r in summary if r['method'] == method and r['impl'] == 'marker']
         if not rows:
@@ -538,7 +596,8 @@ def main():
     up_rows = [dict(method=r['method'], **u) for r in runs for u in r['updates']]
     write_csv('updates.csv', up_rows, ['method', 'impl', 'op', 'sites', 'rep', 'ns', 'ticks',
                                        'ipi_many', 'ipi_one', 'ipis_received', 'batches',
-                                       'sites_patched', 'gps', 'gp_waits', 'site_updates'])
+                                       'sites_patched', 'gps', 'gp_waits', 'site_updates',
+                                       'unrelated'])
     summary = [s for r in runs for s in update_summary(r)]
 
     size_rows, site_rows, disasm = [], [], {}
@@ -570,7 +629,7 @@ def main():
                  for r in runs])]
     targets = check_targets(runs, summary, size_rows)
     if targets:
-        md += ['', '### Targets of issue 7', '', targets]
+        md += ['', '### Targets (issues 7 and 21)', '', targets]
     for r in runs:
         if r['hits']:
             md += ['', f'### Per hit: {r["method"]} ({METHODS[r["method"]][0]}, '
@@ -587,6 +646,9 @@ def main():
                        'holds rounds and single-CPU IPIs together; the single-CPU table is '
                        'n/a.', '']
             md += [t]
+            st = scale_table(r)
+            if st:
+                md += ['', st]
     if size_rows:
         md += ['', '### Code size per site (objdump of lib/marker_bench.o)', '',
                'Disarmed path: the shortest path from the entry of the site\'s function to its '

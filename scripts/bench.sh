@@ -31,6 +31,9 @@ fi
 timeout=${BENCH_TIMEOUT:-3600}
 # Module parameters, ':' separated (tests/guest/bench.sh).
 icount_params=${BENCH_ICOUNT_PARAMS:-hits=300:loops=1000:loop_reps=5:cold=0:update_reps=3}
+# Second icount pass, with tests/modules/marker_filler loaded: 1-site updates
+# against 50,000 more unrelated marker sites (bench/README.md).
+scale_params=${BENCH_SCALE_PARAMS:-hits=0:max_sites=1:update_reps=5}
 tcg_params=${BENCH_TCG_PARAMS:-hits=0:update_reps=5}
 kvm_params=${BENCH_KVM_PARAMS:-hits=2000:thrash_kb=4096:update_reps=5}
 um_params=${BENCH_UM_PARAMS:-hits=2000:loops=100000:thrash_kb=4096:update_reps=5}
@@ -43,27 +46,27 @@ done
 sh scripts/setup.sh
 sh scripts/tree.sh prepare
 # The x86_64 objects are also what the size figures are read from.
-sh scripts/build.sh x86_64
+BENCH_MODULES=1 sh scripts/build.sh x86_64
 if [ -n "$need_x86" ]; then
-	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz
+	BENCH_MODULES=1 sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz
 fi
 
-boot() { # NAME PARAMS RUN.PY-ARGS...
-	name=$1 params=$2
-	shift 2
+boot() { # NAME PARAMS EXTRA-CMDLINE RUN.PY-ARGS...
+	name=$1 params=$2 extra=$3
+	shift 3
 	echo "bench.sh: run $name ($params)"
 	start=$(date +%s)
 	python3 scripts/run.py --arch x86_64 --name "bench-$name" --expect none \
-		--timeout "$timeout" --append "harness.only=bench harness.bench=$params" "$@" ||
+		--timeout "$timeout" --append "harness.only=bench harness.bench=$params${extra:+ $extra}" "$@" ||
 		{ echo "bench.sh: run $name failed, see build/logs/bench-$name.log" >&2; exit 1; }
 	echo "bench.sh: run $name took $(($(date +%s) - start)) s"
 }
 
 for r in $runs; do
 	case $r in
-	icount) SMP=1 boot icount "$icount_params" --icount 0 ;;
-	tcg) boot tcg "$tcg_params" ;;
-	kvm) boot kvm "$kvm_params" ;;
+	icount) SMP=1 boot icount "$icount_params" "harness.bench_scale=$scale_params" --icount 0 ;;
+	tcg) boot tcg "$tcg_params" "" ;;
+	kvm) boot kvm "$kvm_params" "" ;;
 	um)
 		# kunit.py builds a UML kernel with bench/um.kunitconfig and runs
 		# the suite; its parameters go on the UML command line.

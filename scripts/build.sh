@@ -81,6 +81,8 @@ kmake "$src" O="$obj" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
 for d in "$top"/tests/modules/*/; do
 	[ -z "${SKIP_EXT:-}" ] || break
 	[ -f "$d/Makefile" ] || [ -f "$d/Kbuild" ] || continue
+	# Large modules only make bench loads (their bench-only file says so).
+	[ ! -f "$d/bench-only" ] || [ -n "${BENCH_MODULES:-}" ] || continue
 	ext=$obj/ext/$(basename "$d")
 	mkdir -p "$ext"
 	# Build a copy so that per-arch objects never land in the checkout.

@@ -126,6 +126,8 @@ mkdir -p "$stage/lib/modules" "$stage/lib/test-modules"
 done
 depmod -b "$stage" "$kver"
 for ko in "$obj"/ext/*/*.ko; do
+	# The modules only make bench loads: only in its initramfs.
+	[ ! -f "$(dirname "$ko")/bench-only" ] || [ -n "${BENCH_MODULES:-}" ] || continue
 	[ -f "$ko" ] && cp -p "$ko" "$stage/lib/test-modules/"
 done
 
