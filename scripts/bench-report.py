@@ -287,6 +287,50 @@ def site_sizes(arch, objdir):
 
 # -------------------------------------------------------------- output ---
 
+EB_SKIP = ('.modinfo',)  # dropped by the module loader
+
+
+def event_bytes(objdir):
+    """Allocated bytes of tests/modules/event_bytes' three modules: nothing,
+    a marker, a TRACE_EVENT of the same three fields (per section and total)."""
+    out = {}
+    for kind in ('none', 'mark', 'tp'):
+        ko = os.path.join(objdir, 'ext', 'event_bytes', f'eb_{kind}.ko')
+        if not os.path.exists(ko):
+            return {}
+        secs = {}
+        for line in sh('readelf', '-S', '-W', ko).splitlines():
+            m = re.match(r'\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+'
+                         r'([0-9a-f]+)\s+[0-9a-f]+\s+(\S*)', line)
+            if m and 'A' in m.group(3) and m.group(1) not in EB_SKIP:
+                secs[m.group(1)] = int(m.group(2), 16)
+        out[kind] = secs
+    return out
+
+
+def event_bytes_table(eb):
+    if not eb:
+        return '', None
+    base = eb['none']
+    rows, tot = [], {}
+    names = sorted(set(eb['mark']) | set(eb['tp']))
+    for k in ('mark', 'tp'):
+        tot[k] = sum(eb[k].values()) - sum(base.values())
+    for n in names:
+        d = [eb[k].get(n, 0) - base.get(n, 0) for k in ('mark', 'tp')]
+        if any(d):
+            rows.append([n, d[0], d[1]])
+    rows.append(['**total**', tot['mark'], tot['tp']])
+    text = ('Bytes per instrumentation point visible in tracefs (x86_64, the test kernel\'s '
+            'flags): the allocated sections of `tests/modules/event_bytes` (one function '
+            'with a marker of three fields, `a %d b %lu c %s`, or with a TRACE_EVENT of the '
+            'same fields), minus the same module without instrumentation. A marker event is '
+            'defined at run time from tracefs: it adds nothing to the image (its definition '
+            'is allocated when written, not counted here).\n\n'
+            + table(['section', 'marker', 'TRACE_EVENT'], rows))
+    return text, tot
+
+
 def write_csv(name, rows, fields):
     with open(os.path.join(OUT, name), 'w', newline='') as f:
         w = csv.DictWriter(f, fieldnames=fields, extrasaction='ignore')
@@ -426,9 +470,14 @@ def updates_tables(summary, method):
     return '\n\n'.join(parts)
 
 
-def check_targets(runs, summary, size_rows):
+def check_targets(runs, summary, size_rows, eb_tot=None):
     """The targets of the issue, evaluated on the figures (met or not)."""
     out = []
+    if eb_tot:
+        ratio = eb_tot['mark'] / eb_tot['tp']
+        out.append(f'- Bytes per instrumentation point visible in tracefs (x86_64): marker '
+                   f'{eb_tot["mark"]}, TRACE_EVENT {eb_tot["tp"]}: ratio {ratio:.2f} (target '
+                   f'<= 0.20): **{"met" if ratio <= 0.2 else "not met"}**.')
     x = {r['variant']: r for r in size_rows if r['arch'] == 'x86_64'}
     ic = next((r for r in runs if r['method'] == 'icount'), None)
     hot = {}
@@ -627,7 +676,8 @@ def main():
                   r['meta'].get('kernel', ''), r['meta'].get('arch', ''),
                   r['meta'].get('immediate', ''), r['meta'].get('cpus', ''), r['date']]
                  for r in runs])]
-    targets = check_targets(runs, summary, size_rows)
+    eb_text, eb_tot = event_bytes_table(event_bytes(os.path.join(TOP, 'build', 'obj-x86_64')))
+    targets = check_targets(runs, summary, size_rows, eb_tot)
     if targets:
         md += ['', '### Targets (issues 7 and 21)', '', targets]
     for r in runs:
@@ -668,6 +718,8 @@ def main():
                '', table(['arch', 'impl', 'code', 'tables', 'data', 'sections'],
                          [[r['arch'], r['impl'], r['code_bytes'], r['table_bytes'],
                            r['data_bytes'], r['tables']] for r in site_rows])]
+    if eb_text:
+        md += ['', '### Bytes per instrumentation point', '', eb_text]
     if have_plot:
         md += ['', '![per-hit and update figures](bench.png)']
     body = '\n'.join(md) + '\n'
