@@ -506,7 +506,9 @@ def check_targets(runs, summary, size_rows, eb_tot=None):
             ratio = am / at
             out.append(f'- Armed with an empty probe (icount, net): trace_mark() {fmt(am)} '
                        f'instructions, tracepoint {fmt(at)}: ratio {ratio:.2f} (target <= 1.5): '
-                       f'**{"met" if ratio <= 1.5 else "not met"}**.')
+                       f'**{"met" if ratio <= 1.5 else "not met"}**; at -O2 with retpolines '
+                       f'and return thunks (the x86_64 test kernel), target <= 1.2: '
+                       f'**{"met" if ratio <= 1.2 else "not met"}**.')
     if ic:
         sc = scale_summary(ic)
         arm, tp = sc.get(('marker', 'arm'), []), sc.get(('tracepoint', 'arm'), [])

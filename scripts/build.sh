@@ -75,6 +75,22 @@ echo "build.sh: building $arch${variant:+ ($variant)} in ${obj#"$top"/}"
 # e.g. the KCSAN_SANITIZE settings of scripts/stress.sh.
 # shellcheck disable=SC2086
 kmake "$src" O="$obj" -j"$jobs" ${MAKE_VARS:-} "$(basename $image)" modules
+# The tree is configured only when the fragments change, and the build's
+# syncconfig silently drops an option whose dependencies a series change
+# took away: check the fragments' last word on each option again.
+if [ -z "${KNOWN_ONLY:-}" ]; then
+	# shellcheck disable=SC2086 # $frags: list of files
+	awk '/^CONFIG_[A-Za-z0-9_]*=/ { split($0, kv, "="); want[kv[1]] = $0 }
+		/^# CONFIG_[A-Za-z0-9_]* is not set/ { want[$2] = "unset" }
+		END { for (s in want) print s, want[s] }' $frags |
+	while read -r sym val; do
+		have=$(grep -E "^$sym=" "$obj/.config" || true)
+		if [ "$val" = unset ]; then [ -z "$have" ] && continue
+		elif [ "$have" = "$val" ]; then continue; fi
+		echo "build.sh: $sym: the fragments ask for ${val#"$sym="}, .config has ${have:-it unset}" >&2
+		echo bad
+	done | grep -q bad && { echo "build.sh: configuration drifted: rm $obj/.frag-hash and build again" >&2; exit 1; }
+fi
 kmake "$src" O="$obj" INSTALL_MOD_PATH="$obj/mods" modules_install >/dev/null
 # Out-of-tree test modules (SKIP_EXT=1: none, as for scripts/bisect.sh, since
 # they may need the whole series).
