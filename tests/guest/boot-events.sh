@@ -48,16 +48,21 @@ t_enabled() {
 }
 # The first event is older than the start of /init (both clocks are the
 # local clock, in seconds).
+# The boot's own block I/O (the partition scan of the disk) is issued by
+# the kernel before /init: by PID 1 while it is still swapper/N, or by a
+# kworker for an asynchronous probe. That, not the timestamps, says it was
+# traced early: ftrace's clock and the console's are not comparable across
+# "sched_clock: Marking stable" (one run had a boot I/O 33 ms "after"
+# /init by the trace clock, 165 ms before it by the console's).
 t_boot_io() {
 	tr=$(cat $T/trace)
 	q=$(echo "$tr" | grep -c ' blk_bio_queue: ')
 	c=$(echo "$tr" | grep -c ' blk_request_complete: ')
-	first=$(echo "$tr" | sed -n 's/.* \([0-9]*\.[0-9]*\): blk_.*/\1/p' | head -n 1)
-	init=$(dmesg | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process.*/\1/p')
-	echo "blk_bio_queue: $q, blk_request_complete: $c (x2: two events), first at $first, /init at $init"
+	k=$(echo "$tr" | grep -cE '^ *(swapper/[0-9]+-1|kworker/[^ ]+-[0-9]+) .* blk_bio_queue: ')
+	echo "blk_bio_queue: $q ($k by the kernel before /init), blk_request_complete: $c (x2: two events)"
+	echo "$tr" | grep ' blk_bio_queue: ' | head -n 3
 	echo "$tr" | grep ' blk_request_complete: ' | head -n 3
-	[ "$q" -gt 0 ] && [ "$c" -gt 0 ] && [ -n "$first" ] && [ -n "$init" ] &&
-		awk -v a="$first" -v b="$init" 'BEGIN { exit !(a < b) }'
+	[ "$k" -gt 0 ] && [ "$c" -gt 0 ]
 }
 # Without the timestamps, which would read as kernel messages in the
 # console log.

@@ -7,6 +7,8 @@
 #include <linux/marker.h>
 #include <linux/module.h>
 
+void eb_site(int a, unsigned long b, const char *c);
+
 static int eb_value;
 module_param(eb_value, int, 0444);
 

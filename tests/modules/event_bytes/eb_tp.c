@@ -8,6 +8,8 @@
 #define CREATE_TRACE_POINTS
 #include "eb_tp.h"
 
+void eb_site(int a, unsigned long b, const char *c);
+
 static int eb_value;
 module_param(eb_value, int, 0444);
 
