@@ -11,48 +11,41 @@
 #include <linux/module.h>
 
 #define FILL_SITE(n)	{ trace_mark(marker_filler_##n, MARK_NOARGS); }
-#define FILL_R10(n)	FILL_SITE(n) FILL_SITE(n) FILL_SITE(n) FILL_SITE(n) \
+#define FILL_SITES10(n)	FILL_SITE(n) FILL_SITE(n) FILL_SITE(n) FILL_SITE(n) \
 			FILL_SITE(n) FILL_SITE(n) FILL_SITE(n) FILL_SITE(n) \
 			FILL_SITE(n) FILL_SITE(n)
 #define FILL_FN(n)							\
 	static noinline void marker_filler_fn_##n(void)			\
 	{								\
-		FILL_R10(n) FILL_R10(n) FILL_R10(n) FILL_R10(n) FILL_R10(n) \
-		FILL_R10(n) FILL_R10(n) FILL_R10(n) FILL_R10(n) FILL_R10(n) \
+		FILL_SITES10(n) FILL_SITES10(n) FILL_SITES10(n)		\
+		FILL_SITES10(n) FILL_SITES10(n) FILL_SITES10(n)		\
+		FILL_SITES10(n) FILL_SITES10(n) FILL_SITES10(n)		\
+		FILL_SITES10(n)						\
 	}
-#define FILL_FN10(d)							\
-	FILL_FN(d##0) FILL_FN(d##1) FILL_FN(d##2) FILL_FN(d##3)	\
-	FILL_FN(d##4) FILL_FN(d##5) FILL_FN(d##6) FILL_FN(d##7)	\
-	FILL_FN(d##8) FILL_FN(d##9)
-#define FILL_FN100(h)							\
-	FILL_FN10(h##0) FILL_FN10(h##1) FILL_FN10(h##2) FILL_FN10(h##3) \
-	FILL_FN10(h##4) FILL_FN10(h##5) FILL_FN10(h##6) FILL_FN10(h##7) \
-	FILL_FN10(h##8) FILL_FN10(h##9)
 
-/* Functions 0..9 are marker_filler_fn_0..9, then 10..499. */
-FILL_FN(0) FILL_FN(1) FILL_FN(2) FILL_FN(3) FILL_FN(4)
-FILL_FN(5) FILL_FN(6) FILL_FN(7) FILL_FN(8) FILL_FN(9)
-FILL_FN10(1) FILL_FN10(2) FILL_FN10(3) FILL_FN10(4) FILL_FN10(5)
-FILL_FN10(6) FILL_FN10(7) FILL_FN10(8) FILL_FN10(9)
-FILL_FN100(1) FILL_FN100(2) FILL_FN100(3) FILL_FN100(4)
+/* FILL_R10(m, d): m(d0) .. m(d9); FILL_R100(m, h): m(h00) .. m(h99). */
+#define FILL_R10(m, d)							\
+	m(d##0) m(d##1) m(d##2) m(d##3) m(d##4)				\
+	m(d##5) m(d##6) m(d##7) m(d##8) m(d##9)
+#define FILL_R100(m, h)							\
+	FILL_R10(m, h##0) FILL_R10(m, h##1) FILL_R10(m, h##2)		\
+	FILL_R10(m, h##3) FILL_R10(m, h##4) FILL_R10(m, h##5)		\
+	FILL_R10(m, h##6) FILL_R10(m, h##7) FILL_R10(m, h##8)		\
+	FILL_R10(m, h##9)
+/* 0..499: 0..9, 10..99, 100..499. */
+#define FILL_ALL(m)							\
+	m(0) m(1) m(2) m(3) m(4) m(5) m(6) m(7) m(8) m(9)		\
+	FILL_R10(m, 1) FILL_R10(m, 2) FILL_R10(m, 3) FILL_R10(m, 4)	\
+	FILL_R10(m, 5) FILL_R10(m, 6) FILL_R10(m, 7) FILL_R10(m, 8)	\
+	FILL_R10(m, 9)							\
+	FILL_R100(m, 1) FILL_R100(m, 2) FILL_R100(m, 3) FILL_R100(m, 4)
+
+FILL_ALL(FILL_FN)
 
 /* Referenced, so that the compiler keeps every function and site. */
 #define FILL_PTR(n)	marker_filler_fn_##n,
-#define FILL_PTR10(d)							\
-	FILL_PTR(d##0) FILL_PTR(d##1) FILL_PTR(d##2) FILL_PTR(d##3)	\
-	FILL_PTR(d##4) FILL_PTR(d##5) FILL_PTR(d##6) FILL_PTR(d##7)	\
-	FILL_PTR(d##8) FILL_PTR(d##9)
-#define FILL_PTR100(h)							\
-	FILL_PTR10(h##0) FILL_PTR10(h##1) FILL_PTR10(h##2) FILL_PTR10(h##3) \
-	FILL_PTR10(h##4) FILL_PTR10(h##5) FILL_PTR10(h##6) FILL_PTR10(h##7) \
-	FILL_PTR10(h##8) FILL_PTR10(h##9)
-
 static void (* const marker_filler_fns[])(void) = {
-	FILL_PTR(0) FILL_PTR(1) FILL_PTR(2) FILL_PTR(3) FILL_PTR(4)
-	FILL_PTR(5) FILL_PTR(6) FILL_PTR(7) FILL_PTR(8) FILL_PTR(9)
-	FILL_PTR10(1) FILL_PTR10(2) FILL_PTR10(3) FILL_PTR10(4) FILL_PTR10(5)
-	FILL_PTR10(6) FILL_PTR10(7) FILL_PTR10(8) FILL_PTR10(9)
-	FILL_PTR100(1) FILL_PTR100(2) FILL_PTR100(3) FILL_PTR100(4)
+	FILL_ALL(FILL_PTR)
 };
 
 static bool run;
