@@ -499,7 +499,7 @@ def check_targets(runs, summary, size_rows, eb_tot=None):
             ok = mj <= tp and mj < mm and mj < ml
             out.append(f'- Disarmed, instructions per hit (icount, net): trace_mark() {fmt(mj)}, '
                        f'tracepoint {fmt(tp)}, mov-immediate form {fmt(mm)}, _trace_mark() '
-                       f'{fmt(ml)}: no more than the tracepoint ({"equal" if mj == tp else "fewer"})'
+                       f'{fmt(ml)}: no more than the tracepoint ({"equal" if mj == tp else "fewer" if mj < tp else "more"})'
                        f' and below both: **{"met" if ok else "not met"}**.')
         am, at = net('mark_jump', 'armed'), net('tracepoint', 'armed')
         if am is not None and at:
