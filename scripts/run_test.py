@@ -233,6 +233,20 @@ class BlkcmpTest(unittest.TestCase):
         self.assertIn('not ok 3 payloads_present', out)
         self.assertIn('# solo vda: A WS 2096 + 8\n', out)
 
+    def test_completion_among_unrelated_requests(self):
+        # An asynchronous completion may land before or after another
+        # request's events: the same trace.
+        rc, out = self.blkcmp('blkcmp-async-reordered.log', 'blkcmp-async-stock.log',
+                              '--require', 'Q,D,C')
+        self.assertEqual(rc, 0)
+        self.assertIn('identical but for the order of completions', out)
+
+    def test_completion_before_its_issue(self):
+        rc, out = self.blkcmp('blkcmp-async-early.log', 'blkcmp-async-stock.log',
+                              '--require', 'Q,D,C')
+        self.assertNotEqual(rc, 0)
+        self.assertIn('not ok 1 async_vdb', out)
+
     def test_required_action_missing(self):
         rc, out = self.blkcmp('blkcmp-stock.log', 'blkcmp-stock.log', '--require', 'Q,R,F')
         self.assertNotEqual(rc, 0)
