@@ -10,8 +10,9 @@ markers KUnit suite, kernel/marker_test.o) and one module
 through pairs of functions that differ only in how the marker is placed:
 
   trace_mark():   marker_test_fire_int(), marker_site_dormant():
-                  expected: no data load, no conditional branch, and a
-                  5-byte NOP that the object's __immediate_jump table records;
+                  expected: no data load, no conditional branch, no stack
+                  frame, no stack protector canary, and a 5-byte NOP that
+                  the object's __immediate_jump table records;
   _trace_mark():  marker_test_fire_generic(), marker_site_dormant_load():
                   expected: a load of the state and a conditional branch
                   (the counter-proof that the check sees a load where one is).
@@ -273,6 +274,20 @@ def is_canary_check(insn, insns):
         any("__stack_chk_fail" in r[1] for r in target[0][3])
 
 
+def is_frame_setup(insn):
+    """A push, or a change of the stack pointer."""
+    off, mn, ops, rel = insn
+    return mn.startswith("push") or (re.search(r",%[er]sp$", ops) is not None
+                                     and not mn.startswith("mov"))
+
+
+def is_canary_load(insn):
+    """A read of the stack protector's canary: %gs:0x28 on x86_64,
+    __stack_chk_guard on i386."""
+    off, mn, ops, rel = insn
+    return "%gs:0x28" in ops or any("__stack_chk_guard" in r[1] for r in rel)
+
+
 def check_object(path, pairs, ok):
     funcs, syms, sites = functions(path), symbols(path), jump_sites(path)
     for name, want_load in pairs:
@@ -286,9 +301,6 @@ def check_object(path, pairs, ok):
         conds = [i for i in path_insns if is_cond_branch(i) and i not in canary]
         print("# %s: disabled path: %s" % (name, "; ".join(
             (i[1] + " " + i[2]).strip() for i in path_insns)))
-        if canary:
-            print("# %s: the stack protector's canary check is on the path (not a "
-                  "marker test, but a cost of the function)" % name)
         start = syms.get(name, insns[0][0])
         end = insns[-1][0] + 1
         mine = sorted(s for s in sites if start <= s < end)
@@ -301,6 +313,14 @@ def check_object(path, pairs, ok):
            "loads: " + "; ".join(i[1] + " " + i[2] for i in loads))
         ok(name + "_no_cond_branch", not conds,
            "branches: " + "; ".join(i[1] + " " + i[2] for i in conds))
+        # The function holds nothing but the marker: a frame or a canary
+        # on its disabled path would be the marker's cost.
+        frame = [i for i in path_insns if is_frame_setup(i)]
+        ok(name + "_no_frame", not frame,
+           "stack frame: " + "; ".join(i[1] + " " + i[2] for i in frame))
+        guard = [i for i in path_insns if i in canary or is_canary_load(i)]
+        ok(name + "_no_stack_protector", not guard,
+           "canary: " + "; ".join(i[1] + " " + i[2] for i in guard))
         nop5 = False
         for s in mine:
             n = [k for k, i in enumerate(insns) if i[0] == s]
