@@ -470,7 +470,7 @@ def updates_tables(summary, method):
     return '\n\n'.join(parts)
 
 
-def check_targets(runs, summary, size_rows, eb_tot=None):
+def check_targets(runs, summary, size_rows, site_rows, eb_tot=None):
     """The targets of the issue, evaluated on the figures (met or not)."""
     out = []
     if eb_tot:
@@ -550,6 +550,25 @@ def check_targets(runs, summary, size_rows, eb_tot=None):
                        f'{big["sites"]} sites {completed}, {big["gp_waits"]} waited, '
                        f'{big["median_ns"] / 1e6:.1f} ms: constant IPIs, at most one grace period, '
                        f'under 1 s: **{"met" if ok else "not met"}**.')
+    per_site = {r['impl']: r for r in site_rows if r['arch'] == 'x86_64'}
+    if 'marker' in per_site and 'tracepoint' in per_site:
+        tot = {k: sum(float(v[f]) for f in ('code_bytes', 'table_bytes', 'data_bytes'))
+               for k, v in per_site.items()}
+        m, t = per_site['marker'], per_site['tracepoint']
+        out.append(f'- Bytes per site (x86_64, sites.csv, code + tables + data): marker '
+                   f'{m["code_bytes"]} + {m["table_bytes"]} + {m["data_bytes"]} = '
+                   f'{tot["marker"]:.1f}, tracepoint call site {t["code_bytes"]} + '
+                   f'{t["table_bytes"]} + {t["data_bytes"]} = {tot["tracepoint"]:.1f} '
+                   f'(target: no more): **{"met" if tot["marker"] <= tot["tracepoint"] else "not met"}**.')
+    # Targets of issue 21 that make bench does not measure yet: listed, so
+    # that the report never reads as complete.
+    for what in ('Many markers armed in one batch (K = 1,000 markers of 10 sites)',
+                 'Macro benchmark: instructions per null_blk I/O',
+                 'The 2007 getppid measurement under cache thrash',
+                 'Disassembly of every block layer function with a marker against the '
+                 'nomarkers build',
+                 'Real-CPU cycles of the patched site'):
+        out.append(f'- {what}: **not measured** by this benchmark.')
     return '\n'.join(out)
 
 
@@ -688,7 +707,7 @@ def main():
                   r['meta'].get('immediate', ''), r['meta'].get('cpus', ''), r['date']]
                  for r in runs])]
     eb_text, eb_tot = event_bytes_table(event_bytes(os.path.join(TOP, 'build', 'obj-x86_64')))
-    targets = check_targets(runs, summary, size_rows, eb_tot)
+    targets = check_targets(runs, summary, size_rows, site_rows, eb_tot)
     if targets:
         md += ['', '### Targets (issues 7 and 21)', '', targets]
     for r in runs:
