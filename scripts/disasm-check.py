@@ -19,7 +19,8 @@ through pairs of functions that differ only in how the marker is placed:
 
 Then, in the built vmlinux, every block layer marker (name ^blk_): each of
 its sites a 5-byte NOP recorded in the __immediate table, and no
-instruction of the function holding it refers to the marker's state.
+instruction of the function holding it refers to the marker's state; and
+the profiler's prof_on, read in __schedule() by a MOV site, not a load.
 
 Prints one KTAP document (disasm_ARCH) and a last line "N passed, N
 failed[, N skipped]".
@@ -157,6 +158,47 @@ def check_vmlinux(path, pattern, ok):
     ok('every_marker_has_nop_sites', bool(sites) and not unused,
        '; '.join(f'no immediate_if() site for {s}' for s in unused) or 'no site at all',
        f'{len(sites)} site(s) of {len(wanted)} marker(s) matching {pattern.pattern}')
+
+
+def check_immediate_reader(path, var, func, ok):
+    """The immediate variable var is read in func with the MOV form: a site
+    of the __immediate table in func, of type IMMEDIATE_MOV (1), and no
+    instruction of func refers to the variable's address (a load would)."""
+    elf = Elf(path)
+    addr, where, named = None, None, {}
+    out = subprocess.run(['nm', '-S', '--defined-only', path], check=True,
+                         capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        w = line.split()
+        if len(w) == 4 and w[3] == var:
+            addr = int(w[0], 16)
+        elif len(w) == 4 and w[3] == func and w[2] in 'tT':
+            where = (int(w[0], 16), int(w[1], 16))
+        elif len(w) == 3:
+            named[w[2]] = int(w[0], 16)
+    case = f'{var}_read_in_{func}_without_load'
+    if addr is None or where is None:
+        ok(case, False, f'no {var} or no {func} in {path}')
+        return
+    start, stop = named['__start___immediate'], named['__stop___immediate']
+    sites = []
+    for pos in range(start, stop, 4 * elf.ptr):
+        v, code, target, info = elf.words(pos, 4)
+        if v == addr:
+            sites.append((code, (info >> 16) & 0xff))
+    mine = [(c, t) for c, t in sites if where[0] <= c < where[0] + where[1]]
+    text = objdump('-d', '--no-show-raw-insn', f'--start-address={where[0]:#x}',
+                   f'--stop-address={where[0] + where[1]:#x}', path)
+    refs = [ln.strip() for ln in text.splitlines() if f'{addr:x}' in ln]
+    diags = []
+    if not mine:
+        diags.append(f'no site of {var} in {func} ({len(sites)} in all)')
+    if any(t != 1 for _, t in mine):
+        diags.append(f'a site of {var} in {func} is not a MOV site: {mine}')
+    if refs:
+        diags.append(f'{func} refers to {var}: ' + '; '.join(refs[:3]))
+    ok(case, not diags, '; '.join(diags),
+       f'{var}: {len(sites)} site(s), {len(mine)} in {func}')
 
 
 def objdump(*args):
@@ -360,6 +402,9 @@ def main():
             (path, (("marker_site_dormant", False), ("marker_site_dormant_load", True)))):
         check_object(path, pairs, ok)
     check_vmlinux(os.path.join(obj, "vmlinux"), re.compile(r"^blk_"), ok)
+    # The in-kernel user of immediate values: the profiler's test in
+    # schedule(), inlined from profile_hit().
+    check_immediate_reader(os.path.join(obj, "vmlinux"), "prof_on", "__schedule", ok)
     print("1..%d" % len(results))
     for n, (res, name, why) in enumerate(results, 1):
         if res != "ok" and why:

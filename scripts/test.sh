@@ -6,7 +6,8 @@
 # (scripts/disasm-check.py: test objects and the block markers in
 # vmlinux); on x86_64 also the blktrace comparisons with the unpatched
 # kernel (scripts/stock.sh, scripts/blkcmp.py: tests/guest/30-blktrace.sh
-# and the md/dm/NVMe devices of tests/guest/blkstack.sh), objtool on
+# and the md/dm/NVMe devices of tests/guest/blkstack.sh), the profiler set
+# at boot (tests/guest/11-profile.sh), objtool on
 # both vmlinux.o (scripts/objtool-check.sh) and the CONFIG_MARKERS=n
 # kernel; at the end the marker format parser, fuzzed on the host
 # (scripts/fuzz.sh).  Every step prints KTAP (scripts/steps.sh), collected
@@ -75,6 +76,14 @@ boot_events() {
 		--expect tests/expected/boot-events.txt
 }
 
+# The profiler's prof_on set by profile= at boot, an immediate value
+# patched before the other CPUs start (tests/guest/11-profile.sh).
+profile_boot() {
+	step x86_64-profile-boot python3 scripts/run.py --arch x86_64 --name x86_64-profile-boot \
+		--append "kunit.enable=0 harness.only=profile profile=schedule,10" \
+		--expect tests/expected/profile-boot.txt
+}
+
 sh scripts/setup.sh || { broken setup "scripts/setup.sh failed"; total; }
 sh scripts/tree.sh prepare || { broken tree "scripts/tree.sh prepare failed"; total; }
 # The harness's own verdicts, on sample logs; the guest packages' fetcher
@@ -101,6 +110,7 @@ for arch in $archs; do
 		--tools "build/tools-$arch.img" --mem 1024 --timeout 900 \
 		--append "kunit.enable=0 harness.only=tools" --expect "tests/expected/tools-$arch.txt"
 	[ "$arch" = x86_64 ] && boot_events
+	[ "$arch" = x86_64 ] && profile_boot
 	[ "$arch" = x86_64 ] && stock_compare
 	step "selftest-$arch" sh scripts/selftest.sh "$arch"
 	[ "$arch" = x86_64 ] && [ -z "${NO_NOMARKERS:-}" ] && nomarkers "$arch"

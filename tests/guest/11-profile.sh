@@ -1,0 +1,90 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The kernel profiler's prof_on, an immediate value (patch 28).
+# Without profile= on the command line (suite profile): off at boot, set
+# once through /sys/kernel/profiling, which patches every profile_hit()
+# site in one batch (immediate values statistics); the profiler then
+# counts schedule() hits in /proc/profile, and a second setting is
+# refused.  Leaves scheduler profiling on for the rest of the boot, which
+# costs one counter increment per schedule().
+# With profile=schedule,N (suite profile_boot, scripts/test.sh step
+# x86_64-profile-boot): set by immediate_set_early() before the other
+# CPUs start; schedule() hits counted prove the __schedule() site was
+# patched, since the value it compares is the one in its instruction.
+# shellcheck source=ktap.sh
+. /tests/ktap.sh
+
+sysfs=/sys/kernel/profiling
+stats=/sys/kernel/debug/immediate/stats
+
+stat() { # FIELD: a counter of the immediate values statistics
+	sed -n "s/^$1 //p" $stats
+}
+
+# The sum of the counters of /proc/profile (the first word is the step).
+hits() {
+	od -An -v -tu4 /proc/profile | awk 'NR == 1 { $1 = 0 } { for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }'
+}
+
+# Count schedule() hits over 20 short sleeps.
+hits_counted() {
+	h0=$(hits)
+	i=0
+	while [ $i -lt 20 ]; do sleep 0.01; i=$((i + 1)); done
+	h1=$(hits)
+	if [ "$h1" -gt "$h0" ]; then
+		ktap_diag "schedule() hits: $h0 -> $h1"
+		ktap_ok schedule_hits_counted
+	else
+		ktap_fail schedule_hits_counted "/proc/profile: $h0 -> $h1 hits over 20 sleeps"
+	fi
+}
+
+refused() { # NAME: a setting after the first one fails and changes nothing
+	if sh -c "echo cpu > $sysfs" 2>/dev/null; then
+		ktap_fail "$1" "a second write was accepted: $(cat $sysfs)"
+	elif [ "$(cat $sysfs)" = 2 ]; then
+		ktap_ok "$1"
+	else
+		ktap_fail "$1" "refused, but $sysfs now reads $(cat $sysfs)"
+	fi
+}
+
+boot_set() {
+	ktap_begin profile_boot 4
+	on=$(cat $sysfs 2>&1)
+	if [ "$on" = 2 ]; then ktap_ok set_at_boot; else ktap_fail set_at_boot "$sysfs: '$on', want 2"; fi
+	if [ -e /proc/profile ]; then ktap_ok proc_profile_present; else ktap_fail proc_profile_present "no /proc/profile"; fi
+	hits_counted
+	refused sysfs_setting_refused
+	ktap_end
+}
+
+case " $(cat /proc/cmdline) " in
+*" profile=schedule"*) boot_set; exit 0 ;;
+esac
+
+ktap_begin profile 7
+off=$(cat $sysfs 2>&1)
+if [ "$off" = 0 ]; then ktap_ok off_at_boot; else ktap_fail off_at_boot "$sysfs: '$off'"; fi
+if [ -e /proc/profile ]; then ktap_fail no_proc_profile_when_off "/proc/profile exists"; else ktap_ok no_proc_profile_when_off; fi
+
+b0=$(stat batches) s0=$(stat sites)
+ktap_check enable_sched_profiling sh -c "echo schedule,10 > $sysfs"
+on=$(cat $sysfs 2>&1)
+# SCHED_PROFILING
+if [ "$on" = 2 ]; then ktap_ok reads_back_sched; else ktap_fail reads_back_sched "$sysfs: '$on', want 2"; fi
+
+b1=$(stat batches) s1=$(stat sites)
+if [ "$(uname -m)" = aarch64 ]; then
+	ktap_skip profile_hit_sites_patched "generic immediate values"
+elif [ $((b1 - b0)) -eq 1 ] && [ $((s1 - s0)) -ge 1 ]; then
+	ktap_diag "one batch patched $((s1 - s0)) site(s) of prof_on"
+	ktap_ok profile_hit_sites_patched
+else
+	ktap_fail profile_hit_sites_patched "batches $b0 -> $b1, sites $s0 -> $s1: want one batch of at least one site"
+fi
+
+hits_counted
+refused second_setting_refused
+ktap_end
