@@ -61,7 +61,8 @@ update() {
 	[ -n "$updated" ] && return 0
 	updated=1
 	echo "debs.sh: apt-get update ($arch)"
-	if ! retry papt apt-get update; then
+	# apt 2.6 exits 0 when a source cannot be fetched (a "W:" line only).
+	if ! retry papt apt-get update || grep -qE '^(E|W|Err):' "$log"; then
 		echo "debs.sh: apt-get update ($arch) reported errors; going on with the indexes it got:" >&2
 		grep -E '^(E|W|Err):' "$log" | sed 's/^/debs.sh:   /' >&2 || true
 	fi
