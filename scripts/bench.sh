@@ -51,6 +51,19 @@ if [ -n "$need_x86" ]; then
 	BENCH_MODULES=1 sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz
 fi
 
+# record LOG: the host and the trees a run measured, written into its log
+# when it ran ("csv,meta," lines, read by scripts/bench-report.py).
+record() {
+	_dirty=
+	[ -n "$(git -C "$top" status --porcelain -- patches scripts tests lib 2>/dev/null)" ] &&
+		_dirty=" (with uncommitted changes)"
+	{
+		echo "csv,meta,host,$(lscpu | sed -n 's/^Model name: *//p' | head -n 1), $(nproc) CPUs, $(uname -sr)"
+		echo "csv,meta,project,$(git -C "$top" rev-parse --short HEAD)$_dirty"
+		echo "csv,meta,series,$(git -C "$top/build/linux" log --oneline -1)"
+	} >>"$1"
+}
+
 boot() { # NAME PARAMS EXTRA-CMDLINE RUN.PY-ARGS...
 	name=$1 params=$2 extra=$3
 	shift 3
@@ -59,6 +72,7 @@ boot() { # NAME PARAMS EXTRA-CMDLINE RUN.PY-ARGS...
 	python3 scripts/run.py --arch x86_64 --name "bench-$name" --expect none \
 		--timeout "$timeout" --append "harness.only=bench harness.bench=$params${extra:+ $extra}" "$@" ||
 		{ echo "bench.sh: run $name failed, see build/logs/bench-$name.log" >&2; exit 1; }
+	record "$logs/bench-$name.log"
 	echo "bench.sh: run $name took $(($(date +%s) - start)) s"
 }
 
@@ -88,6 +102,7 @@ for r in $runs; do
 			echo "bench.sh: marker_benchmark failed on UML, see build/logs/bench-um.log" >&2
 			exit 1
 		fi
+		record "$logs/bench-um.log"
 		echo "bench.sh: run um took $(($(date +%s) - start)) s"
 		;;
 	esac
