@@ -480,6 +480,78 @@ def updates_tables(summary, method):
     return '\n\n'.join(parts)
 
 
+def load_disasm_check():
+    """scripts/disasm-check.py as a module: its ELF reader and site finder."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        'disasm_check', os.path.join(TOP, 'scripts', 'disasm-check.py'))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def frame_of(vmlinux, addr, size):
+    """-> (size, pushes, stack adjustment, canary) of one function."""
+    text = subprocess.run(['objdump', '-d', '--no-show-raw-insn', f'--start-address={addr:#x}',
+                           f'--stop-address={addr + size:#x}', vmlinux], check=True,
+                          capture_output=True, text=True).stdout
+    pushes, sub, canary = [], 0, False
+    for line in text.splitlines():
+        m = re.match(r'^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$', line)
+        if not m:
+            continue
+        mn, ops = m.groups()
+        if mn.startswith('push'):
+            pushes.append(ops)
+        m2 = re.match(r'^\$0x([0-9a-f]+),%[er]sp$', ops)
+        if mn.startswith('sub') and m2:
+            sub = max(sub, int(m2.group(1), 16))
+        canary |= '%gs:0x28' in ops
+    return size, pushes, sub, canary
+
+
+def hot_paths(objdir):
+    """Target 8: each function of vmlinux holding a block layer marker
+    against the same function in the CONFIG_MARKERS=n build of the same
+    config (build/obj-x86_64-nomarkers): its size, the registers its
+    prologue saves, its stack adjustment and the stack protector's canary.
+    -> (markdown table, verdict line) or ('', '') without both builds."""
+    patched = os.path.join(objdir, 'vmlinux')
+    plain = os.path.join(objdir + '-nomarkers', 'vmlinux')
+    if not (os.path.exists(patched) and os.path.exists(plain)):
+        return '', ''
+    dc = load_disasm_check()
+    _, _, _, sites = dc.marker_sites(patched, re.compile(r'^blk_'))
+    _, funcs, _ = dc.vmlinux_symbols(plain)
+    plain_funcs = {f[2]: f for f in funcs}
+    rows, same, total = [], 0, 0
+    for faddr, fsize, fname in sorted({f for *_, f in sites}, key=lambda f: f[2]):
+        names = sorted({n for (n, _), *_, f in sites if f[2] == fname})
+        p = frame_of(patched, faddr, fsize)
+        if fname not in plain_funcs:
+            rows.append([fname, ' '.join(names), str(p[0]), 'absent', '', '', ''])
+            continue
+        q = frame_of(plain, plain_funcs[fname][0], plain_funcs[fname][1])
+        total += 1
+        ok = p[1:] == q[1:]
+        same += ok
+        rows.append([fname, ' '.join(names), f'{q[0]} -> {p[0]}',
+                     f'{len(q[1])} -> {len(p[1])}', f'{q[2]} -> {p[2]}',
+                     f'{"yes" if q[3] else "no"} -> {"yes" if p[3] else "no"}',
+                     'same' if ok else '**differs**'])
+    tab = table(['function', 'markers', 'bytes', 'registers saved', 'stack adjustment',
+                 'canary', 'prologue'], rows)
+    absent = len(rows) - total
+    verdict = (f'- Functions holding a block layer marker, against the CONFIG_MARKERS=n build '
+               f'(x86_64, same config): {same} of {total} save the same registers, adjust '
+               f'the stack by the same amount and have the same canary'
+               f'{f" ({absent} not in that build)" if absent else ""}: '
+               f'**{"met" if total and same == total else "not met"}** for the prologue; '
+               'argument loads moved into the path and jumps over inline blocks are not '
+               'checked (section "Hot paths against the nomarkers build").')
+    return tab, verdict
+
+
 def check_targets(runs, summary, size_rows, site_rows, eb_tot=None):
     """The targets of the issue, evaluated on the figures (met or not)."""
     out = []
@@ -723,7 +795,12 @@ def main():
                   r['meta'].get('project', 'not recorded'),
                   r['meta'].get('series', 'not recorded')] for r in runs])]
     eb_text, eb_tot = event_bytes_table(event_bytes(os.path.join(TOP, 'build', 'obj-x86_64')))
+    hp_table, hp_verdict = hot_paths(os.path.join(TOP, 'build', 'obj-x86_64'))
     targets = check_targets(runs, summary, size_rows, site_rows, eb_tot)
+    if hp_verdict:
+        targets = targets.replace(
+            '- Disassembly of every block layer function with a marker against the '
+            'nomarkers build: **not measured** by this benchmark.', hp_verdict)
     if targets:
         md += ['', '### Targets (issues 7 and 21)', '', targets]
     for r in runs:
@@ -766,6 +843,14 @@ def main():
                            r['data_bytes'], r['tables']] for r in site_rows])]
     if eb_text:
         md += ['', '### Bytes per instrumentation point', '', eb_text]
+    if hp_table:
+        md += ['', '### Hot paths against the nomarkers build', '',
+               'Each x86_64 vmlinux function holding a block layer marker (objdump of '
+               'build/obj-x86_64/vmlinux) against the same function of '
+               'build/obj-x86_64-nomarkers/vmlinux, the same config with the series\' '
+               'options off (configs/nomarkers.config; it also turns blktrace off). '
+               '"registers saved" counts pushes, "stack adjustment" is the largest '
+               '`sub $N,%rsp`.', '', hp_table]
     if have_plot:
         md += ['', '![per-hit and update figures](bench.png)']
     body = '\n'.join(md) + '\n'

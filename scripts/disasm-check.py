@@ -102,12 +102,10 @@ def vmlinux_symbols(path):
     return markers, funcs, named
 
 
-def check_vmlinux(path, pattern, ok):
-    """Every marker whose name matches pattern (the static struct
-    __mark_marker of each trace_mark(), named __mark_NAME.N by the
-    compiler) has immediate_if() sites in the __immediate table, each a
-    5-byte NOP in the image, and no instruction of the function holding the
-    site refers to the marker's state (a load and test of it would)."""
+def marker_sites(path, pattern):
+    """-> (Elf, markers, {state address: (name, sym)}, [((name, sym), code,
+    target, (function address, size, name)), ...] sorted by code): the
+    immediate_if() sites of the markers whose name matches pattern."""
     elf = Elf(path)
     markers, funcs, named = vmlinux_symbols(path)
     # struct __mark_marker: name, format, args, then the state.
@@ -118,19 +116,28 @@ def check_vmlinux(path, pattern, ok):
         if pattern.search(name):
             wanted[addr + state_off] = (name, sym)
     start, stop = named['__start___immediate'], named['__stop___immediate']
-    entry = 4 * elf.ptr
+    faddrs = [f[0] for f in funcs]
     sites = []
-    for pos in range(start, stop, entry):
+    for pos in range(start, stop, 4 * elf.ptr):
         var, code, target, info = elf.words(pos, 4)
         if var in wanted:
-            sites.append((wanted[var], code, target))
-    faddrs = [f[0] for f in funcs]
+            sites.append((wanted[var], code, target,
+                          funcs[bisect.bisect_right(faddrs, code) - 1]))
+    return elf, markers, wanted, sorted(sites, key=lambda s: s[1])
+
+
+def check_vmlinux(path, pattern, ok):
+    """Every marker whose name matches pattern (the static struct
+    __mark_marker of each trace_mark(), named __mark_NAME.N by the
+    compiler) has immediate_if() sites in the __immediate table, each a
+    5-byte NOP in the image, and no instruction of the function holding the
+    site refers to the marker's state (a load and test of it would)."""
+    elf, markers, wanted, sites = marker_sites(path, pattern)
+    state_off = 3 * elf.ptr
     disasm, cases = {}, {}
     seen = set()
-    for (name, sym), code, target in sorted(sites, key=lambda s: s[1]):
+    for (name, sym), code, target, (faddr, fsize, fname) in sites:
         seen.add(sym)
-        i = bisect.bisect_right(faddrs, code) - 1
-        faddr, fsize, fname = funcs[i]
         diags = [f'{name} ({sym}) at {fname}+{code - faddr:#x}']
         good = True
         if elf.read(code, 5) != NOP5[elf.is64]:
