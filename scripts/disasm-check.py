@@ -84,7 +84,8 @@ class Elf:
 
 
 def vmlinux_symbols(path):
-    """-> (markers {addr: (name, size)}, sorted functions [(addr, size, name)], {name: addr})"""
+    """-> (markers {addr: (name, size)}, sorted functions [(addr, size, name)],
+    {name: addr} of every symbol)"""
     out = subprocess.run(['nm', '-S', '--defined-only', path], check=True,
                          capture_output=True, text=True).stdout
     markers, funcs, named = {}, [], {}
@@ -92,6 +93,7 @@ def vmlinux_symbols(path):
         w = line.split()
         if len(w) == 4:
             addr, size, kind, name = int(w[0], 16), int(w[1], 16), w[2], w[3]
+            named.setdefault(name, addr)
             if name.startswith('__mark_') and kind in 'dDbB':
                 markers[addr] = (name, size)
             elif kind in 'tT':
@@ -172,17 +174,9 @@ def check_immediate_reader(path, var, func, ok):
     of the __immediate table in func, of type IMMEDIATE_MOV (1), and no
     instruction of func refers to the variable's address (a load would)."""
     elf = Elf(path)
-    addr, where, named = None, None, {}
-    out = subprocess.run(['nm', '-S', '--defined-only', path], check=True,
-                         capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        w = line.split()
-        if len(w) == 4 and w[3] == var:
-            addr = int(w[0], 16)
-        elif len(w) == 4 and w[3] == func and w[2] in 'tT':
-            where = (int(w[0], 16), int(w[1], 16))
-        elif len(w) == 3:
-            named[w[2]] = int(w[0], 16)
+    _, funcs, named = vmlinux_symbols(path)
+    addr = named.get(var)
+    where = next(((a, n) for a, n, f in funcs if f == func), None)
     case = f'{var}_read_in_{func}_without_load'
     if addr is None or where is None:
         ok(case, False, f'no {var} or no {func} in {path}')
