@@ -6,7 +6,8 @@
 # site in one batch (immediate values statistics); the profiler then
 # counts schedule() hits in /proc/profile, and a second setting is
 # refused.  Leaves scheduler profiling on for the rest of the boot, which
-# costs one counter increment per schedule().
+# costs one counter increment per schedule().  A module's site of
+# prof_on (tests/modules/immediate/imm_consumer) follows the setting too.
 # With profile=schedule,N (suite profile_boot, scripts/test.sh step
 # x86_64-profile-boot): set by immediate_set_early() before the other
 # CPUs start; schedule() hits counted prove the __schedule() site was
@@ -64,10 +65,20 @@ case " $(cat /proc/cmdline) " in
 *" profile=schedule"*) boot_set; exit 0 ;;
 esac
 
-ktap_begin profile 7
+m=/lib/test-modules
+prof=/sys/module/imm_consumer/parameters/prof
+
+module_reads() { # NAME VALUE: the module's site of prof_on reads VALUE
+	_got=$(cat $prof 2>&1)
+	if [ "$_got" = "$2" ]; then ktap_ok "$1"; else ktap_fail "$1" "$prof: got '$_got', want '$2'"; fi
+}
+
+ktap_begin profile 11
 off=$(cat $sysfs 2>&1)
 if [ "$off" = 0 ]; then ktap_ok off_at_boot; else ktap_fail off_at_boot "$sysfs: '$off'"; fi
 if [ -e /proc/profile ]; then ktap_fail no_proc_profile_when_off "/proc/profile exists"; else ktap_ok no_proc_profile_when_off; fi
+ktap_check module_reader_load sh -c "insmod $m/imm_provider.ko && insmod $m/imm_consumer.ko"
+module_reads module_reads_off 0
 
 b0=$(stat batches) s0=$(stat sites)
 ktap_check enable_sched_profiling sh -c "echo schedule,10 > $sysfs"
@@ -78,12 +89,14 @@ if [ "$on" = 2 ]; then ktap_ok reads_back_sched; else ktap_fail reads_back_sched
 b1=$(stat batches) s1=$(stat sites)
 if [ "$(uname -m)" = aarch64 ]; then
 	ktap_skip profile_hit_sites_patched "generic immediate values"
-elif [ $((b1 - b0)) -eq 1 ] && [ $((s1 - s0)) -ge 1 ]; then
-	ktap_diag "one batch patched $((s1 - s0)) site(s) of prof_on"
+elif [ $((b1 - b0)) -eq 1 ] && [ $((s1 - s0)) -ge 2 ]; then
+	ktap_diag "one batch patched $((s1 - s0)) site(s) of prof_on, one of them in imm_consumer"
 	ktap_ok profile_hit_sites_patched
 else
-	ktap_fail profile_hit_sites_patched "batches $b0 -> $b1, sites $s0 -> $s1: want one batch of at least one site"
+	ktap_fail profile_hit_sites_patched "batches $b0 -> $b1, sites $s0 -> $s1: want one batch of at least two sites"
 fi
+module_reads module_reads_sched 2
+ktap_check module_reader_unload sh -c "rmmod imm_consumer && rmmod imm_provider"
 
 hits_counted
 refused second_setting_refused

@@ -9,10 +9,13 @@
  *   parameters/sites_ok    "mov=N jump=N bad=N": the patched code bytes of
  *                          both variables checked against their values
  *   parameters/init_read   what the __init reader saw at load
+ *   parameters/prof        immediate_read() of the core kernel's prof_on
+ *                          (0 without CONFIG_PROFILING)
  */
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/immediate.h>
+#include <linux/profile.h>
 
 extern immediate_int_t imm_provider_var;
 
@@ -74,6 +77,24 @@ static int local_if_get(char *buf, const struct kernel_param *kp)
 
 static const struct kernel_param_ops local_if_ops = { .get = local_if_get };
 module_param_cb(local_if, &local_if_ops, NULL, 0444);
+
+/* A module's site of a core kernel variable. */
+static noinline int prof_read(void)
+{
+#ifdef CONFIG_PROFILING
+	return immediate_read(&prof_on);
+#else
+	return 0;
+#endif
+}
+
+static int prof_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", prof_read());
+}
+
+static const struct kernel_param_ops prof_ops = { .get = prof_get };
+module_param_cb(prof, &prof_ops, NULL, 0444);
 
 #ifdef CONFIG_IMMEDIATE
 struct sites {
