@@ -11,16 +11,24 @@ through pairs of functions that differ only in how the marker is placed:
 
   trace_mark():   marker_test_fire_int(), marker_site_dormant():
                   expected: no data load, no conditional branch, no stack
-                  frame, no stack protector canary, and a 5-byte NOP that
-                  the object's __immediate_jump table records;
+                  frame, no stack protector canary (x86: the arm64 test
+                  kernel has no stack protector), and a NOP (x86: 5
+                  bytes) that the object's table of immediate_if() sites
+                  records;
   _trace_mark():  marker_test_fire_generic(), marker_site_dormant_load():
                   expected: a load of the state and a conditional branch
                   (the counter-proof that the check sees a load where one is).
 
 Then, in the built vmlinux, every block layer marker (name ^blk_): each of
-its sites a 5-byte NOP recorded in the __immediate table, and no
-instruction of the function holding it refers to the marker's state; and
-the profiler's prof_on, read in __schedule() by a MOV site, not a load.
+its sites a NOP recorded in the __immediate table, and no instruction of
+the function holding it refers to the marker's state; and the profiler's
+prof_on, read in __schedule() by a MOV site, not a load of the variable
+(arm64 loads a 4-byte value from the site's own literal, next to the
+code).
+
+x86_64 and i386 read x86 code (objdump); arm64 reads AArch64 code
+(aarch64-linux-gnu-objdump), where an address is built by ADRP and an
+offset: a reference to a variable is found by following them.
 
 Prints one KTAP document (disasm_ARCH) and a last line "N passed, N
 failed[, N skipped]".
@@ -42,6 +50,19 @@ BRANCH_RELOCS = ("PLT32", "R_X86_64_PC32", "R_386_PC32", "R_386_PLT32")
 NOP5 = {True: bytes([0x0f, 0x1f, 0x44, 0x00, 0x00]),
         False: bytes([0x3e, 0x8d, 0x74, 0x26, 0x00])}
 EM_386, EM_X86_64 = 3, 62
+ARM64_NOP = bytes([0x1f, 0x20, 0x03, 0xd5])
+# Set by main(): the architecture's binutils prefix and whether it is arm64.
+TOOLS = {"arm64": "aarch64-linux-gnu-"}
+ARCH = {"prefix": "", "arm64": False}
+
+
+def is_arm64():
+    return ARCH["arm64"]
+
+
+def site_nop(is64):
+    """The bytes of an immediate_if() site's NOP."""
+    return ARM64_NOP if is_arm64() else NOP5[is64]
 
 
 class Elf:
@@ -86,7 +107,7 @@ class Elf:
 def vmlinux_symbols(path):
     """-> (markers {addr: (name, size)}, sorted functions [(addr, size, name)],
     {name: addr} of every symbol)"""
-    out = subprocess.run(['nm', '-S', '--defined-only', path], check=True,
+    out = subprocess.run([ARCH["prefix"] + 'nm', '-S', '--defined-only', path], check=True,
                          capture_output=True, text=True).stdout
     markers, funcs, named = {}, [], {}
     for line in out.splitlines():
@@ -142,17 +163,17 @@ def check_vmlinux(path, pattern, ok):
         seen.add(sym)
         diags = [f'{name} ({sym}) at {fname}+{code - faddr:#x}']
         good = True
-        if elf.read(code, 5) != NOP5[elf.is64]:
+        nop = site_nop(elf.is64)
+        if elf.read(code, len(nop)) != nop:
             good = False
-            diags.append(f'not a 5-byte NOP: {elf.read(code, 5).hex()}')
+            diags.append(f'not a {len(nop)}-byte NOP: {elf.read(code, len(nop)).hex()}')
         if not target:
             good = False
             diags.append('no jump target: not an immediate_if() site')
         if fname not in disasm:
             disasm[fname] = objdump('-d', '--no-show-raw-insn', f'--start-address={faddr:#x}',
                                     f'--stop-address={faddr + fsize:#x}', path)
-        state = f'{markers_addr(markers, sym) + state_off:x}'
-        loads = [ln.strip() for ln in disasm[fname].splitlines() if state in ln]
+        loads = refs_to(disasm[fname], markers_addr(markers, sym) + state_off)
         if loads:
             good = False
             diags.append(f'{fname} refers to the state of {sym}:')
@@ -177,7 +198,9 @@ def check_immediate_reader(path, var, func, ok):
     _, funcs, named = vmlinux_symbols(path)
     addr = named.get(var)
     where = next(((a, n) for a, n, f in funcs if f == func), None)
-    case = f'{var}_read_in_{func}_without_load'
+    # arm64 reads a 4-byte value from the site's literal: a load, but not
+    # of the variable.
+    case = f'{var}_read_in_{func}_without_load' + (f'_of_{var}' if is_arm64() else '')
     if addr is None or where is None:
         ok(case, False, f'no {var} or no {func} in {path}')
         return
@@ -186,16 +209,27 @@ def check_immediate_reader(path, var, func, ok):
     for pos in range(start, stop, 4 * elf.ptr):
         v, code, target, info = elf.words(pos, 4)
         if v == addr:
-            sites.append((code, (info >> 16) & 0xff))
-    mine = [(c, t) for c, t in sites if where[0] <= c < where[0] + where[1]]
+            sites.append((code, (info >> 16) & 0xff, target))
+    mine = [(c, t) for c, t, _ in sites if where[0] <= c < where[0] + where[1]]
+    literals = {c: lit for c, _, lit in sites}
     text = objdump('-d', '--no-show-raw-insn', f'--start-address={where[0]:#x}',
                    f'--stop-address={where[0] + where[1]:#x}', path)
-    refs = [ln.strip() for ln in text.splitlines() if f'{addr:x}' in ln]
+    refs = refs_to(text, addr)
     diags = []
     if not mine:
         diags.append(f'no site of {var} in {func} ({len(sites)} in all)')
     if any(t != 1 for _, t in mine):
         diags.append(f'a site of {var} in {func} is not a MOV site: {mine}')
+    # arm64: a MOVZ, or an LDR of the site's own literal (4 and 8 bytes).
+    def arm64_site_ok(c):
+        insn = int.from_bytes(elf.read(c, 4), 'little')
+        if insn & 0x7f800000 == 0x52800000:
+            return True
+        off = ((insn >> 5) & 0x7ffff) << 2
+        off -= (1 << 21) if off & (1 << 20) else 0
+        return insn & 0xbf000000 == 0x18000000 and c + off == literals[c] != addr
+    if is_arm64() and not all(arm64_site_ok(c) for c, _ in mine):
+        diags.append(f'a site of {var} in {func} is neither a MOVZ nor an LDR of its literal')
     if refs:
         diags.append(f'{func} refers to {var}: ' + '; '.join(refs[:3]))
     ok(case, not diags, '; '.join(diags),
@@ -203,8 +237,55 @@ def check_immediate_reader(path, var, func, ok):
 
 
 def objdump(*args):
-    return subprocess.run(["objdump", *args], check=True, capture_output=True,
-                          text=True).stdout
+    return subprocess.run([ARCH["prefix"] + "objdump", *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+INSN = re.compile(r"^\s*[0-9a-f]+:\s+(\S+)\s*(.*)$")
+MEMOP = re.compile(r"\[(x\d+)(?:, #(-?\d+))?\]")
+NO_DEST = ("st", "b", "cb", "tb", "ret", "nop", "cmp", "cmn", "tst", "prfm",
+           "hint", "paci", "auti", "bti")
+
+
+def arm64_dests(mn, ops):
+    """The x registers an instruction writes (as x, for w too)."""
+    if mn in ("bl", "blr"):
+        return {f"x{i}" for i in range(19)} | {"x30"}
+    if mn.startswith(NO_DEST):
+        return set()
+    regs = [r.strip() for r in ops.split(",")[:2 if mn.startswith("ldp") else 1]]
+    return {"x" + r[1:] for r in regs if re.match(r"^[wx]\d+$", r)}
+
+
+def refs_to(text, addr):
+    """The lines of a disassembly that refer to addr: x86 shows the
+    address; arm64 builds it with ADRP, then ADD or a load's offset, so
+    registers are followed from each ADRP until something else writes
+    them (straight-line, which is what a load of a marker's state is)."""
+    if not is_arm64():
+        return [ln.strip() for ln in text.splitlines() if f'{addr:x}' in ln]
+    regs, refs = {}, []
+    for ln in text.splitlines():
+        m = INSN.match(ln)
+        if not m:
+            continue
+        mn, ops = m.group(1), m.group(2)
+        w = [o.strip() for o in ops.split(",")]
+        if mn == "adrp":
+            regs[w[0]] = int(w[1].split()[0], 16)
+            continue
+        if mn == "add" and len(w) == 3 and w[1] in regs and w[2].startswith("#0x"):
+            regs[w[0]] = regs[w[1]] + int(w[2][1:], 16)
+            if regs[w[0]] == addr:
+                refs.append(ln.strip())
+            continue
+        mem = MEMOP.search(ops)
+        if mn.startswith(("ld", "st")) and mem and mem.group(1) in regs and \
+                regs[mem.group(1)] + int(mem.group(2) or 0) == addr:
+            refs.append(ln.strip())
+        for r in arm64_dests(mn, ops):
+            regs.pop(r, None)
+    return refs
 
 
 def functions(path):
@@ -239,7 +320,11 @@ def symbols(path):
 
 
 def jump_sites(path):
-    """Offsets in .text that __immediate_jump entries name as their code."""
+    """Offsets in .text that immediate_if() entries name as their code:
+    x86 keeps them in __immediate_jump (for objtool), arm64 in __immediate
+    with the other sites (struct __immediate: var, code, target, info)."""
+    if is_arm64():
+        return arm64_jump_sites(path)
     out = objdump("-r", "-j", "__immediate_jump", path)
     words = []
     for line in out.splitlines():
@@ -265,6 +350,26 @@ def jump_sites(path):
     return sites
 
 
+def arm64_jump_sites(path):
+    data = bytearray()
+    for line in objdump("-s", "-j", "__immediate", path).splitlines():
+        m = re.match(r"^ ([0-9a-f]{4,}) ((?:[0-9a-f]{2,8} ?){1,4})", line)
+        if m:
+            off = int(m.group(1), 16)
+            raw = bytes.fromhex("".join(m.group(2).split()))
+            data[off:off + len(raw)] = raw
+    sites = set()
+    for line in objdump("-r", "-j", "__immediate", path).splitlines():
+        m = re.match(r"^([0-9a-f]+)\s+R_AARCH64_ABS64\s+\.text(?:\+0x([0-9a-f]+))?$", line)
+        if not m or int(m.group(1), 16) % 32 != 8:
+            continue
+        entry = int(m.group(1), 16) - 8
+        info = int.from_bytes(data[entry + 24:entry + 32], "little")
+        if (info >> 16) & 0xff == 2:
+            sites.add(int(m.group(2) or "0", 16))
+    return sites
+
+
 def walk(insns):
     """The instructions from the entry to the first return or conditional
     branch (which is where a marker tested in memory decides), following
@@ -279,7 +384,7 @@ def walk(insns):
             break
         if mn == "jmp" and any("return_thunk" in r[1] for r in rel):
             break
-        if mn == "jmp" and not rel:
+        if mn in ("jmp", "b") and not rel:
             m = re.match(r"^([0-9a-f]+)", ops)
             if m and int(m.group(1), 16) in by_off:
                 n = by_off[int(m.group(1), 16)]
@@ -290,6 +395,8 @@ def walk(insns):
 
 def is_load(insn):
     off, mn, ops, rel = insn
+    if is_arm64():
+        return mn.startswith("ld") and "[sp" not in ops
     if mn.startswith(("nop", "lea", "call", "jmp", "push", "endbr")) or mn.startswith("j"):
         return False
     if MEM.search(ops) and not STACK.search(ops):
@@ -301,6 +408,8 @@ def is_load(insn):
 
 
 def is_cond_branch(insn):
+    if is_arm64():
+        return insn[1].startswith(("b.", "cbz", "cbnz", "tbz", "tbnz"))
     return insn[1].startswith("j") and insn[1] != "jmp"
 
 
@@ -320,6 +429,9 @@ def is_canary_check(insn, insns):
 def is_frame_setup(insn):
     """A push, or a change of the stack pointer."""
     off, mn, ops, rel = insn
+    if is_arm64():
+        return (mn.startswith("st") and "[sp" in ops and ops.endswith("!")) or \
+            (mn == "sub" and ops.startswith("sp,"))
     return mn.startswith("push") or (re.search(r",%[er]sp$", ops) is not None
                                      and not mn.startswith("mov"))
 
@@ -361,20 +473,22 @@ def check_object(path, pairs, ok):
         frame = [i for i in path_insns if is_frame_setup(i)]
         ok(name + "_no_frame", not frame,
            "stack frame: " + "; ".join(i[1] + " " + i[2] for i in frame))
-        guard = [i for i in path_insns if i in canary or is_canary_load(i)]
-        ok(name + "_no_stack_protector", not guard,
-           "canary: " + "; ".join(i[1] + " " + i[2] for i in guard))
-        nop5 = False
+        if not is_arm64():
+            guard = [i for i in path_insns if i in canary or is_canary_load(i)]
+            ok(name + "_no_stack_protector", not guard,
+               "canary: " + "; ".join(i[1] + " " + i[2] for i in guard))
+        size = 4 if is_arm64() else 5
+        nop = False
         for s in mine:
             n = [k for k, i in enumerate(insns) if i[0] == s]
             # a NOP, or i386's 5-byte NOP "lea %ds:0x0(%esi,%eiz,1),%esi"
             if n and n[0] + 1 < len(insns) and (insns[n[0]][1].startswith("nop") or
                                                 insns[n[0]][1] == "lea") \
-                    and insns[n[0] + 1][0] - s == 5 and insns[n[0]] in path_insns:
-                nop5 = True
-        ok(name + "_nop5_site_recorded", nop5,
-           "no 5-byte NOP on the path recorded in __immediate_jump (sites at %s)"
-           % [hex(s) for s in mine])
+                    and insns[n[0] + 1][0] - s == size and insns[n[0]] in path_insns:
+                nop = True
+        ok(name + ("_nop_site_recorded" if is_arm64() else "_nop5_site_recorded"), nop,
+           "no %d-byte NOP on the path recorded as an immediate_if() site (sites at %s)"
+           % (size, [hex(s) for s in mine]))
 
 
 def main():
@@ -391,12 +505,14 @@ def main():
 
     print("KTAP version 1")
     print("# Suite: disasm_%s" % arch)
-    if arch not in ("x86_64", "i386"):
+    if arch not in ("x86_64", "i386", "arm64"):
         print("1..1")
         print("ok 1 disasm # SKIP %s has no immediate values optimisation: "
               "the generic path reads memory by design" % arch)
         print("0 passed, 0 failed, 1 skipped")
         return 0
+    ARCH["prefix"] = TOOLS.get(arch, "")
+    ARCH["arm64"] = arch == "arm64"
     for path, pairs in (
             (os.path.join(obj, "kernel", "marker_test.o"),
              (("marker_test_fire_int", False), ("marker_test_fire_generic", True))),
