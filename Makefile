@@ -2,7 +2,7 @@
 # Linux Kernel Markers + Immediate Values for linux-source-6.12: build & test.
 # See README.md.  Everything is in build/ (git-ignored).
 SHELL := /bin/sh
-ARCHS ?= x86_64 i386 arm64
+ARCHS ?= x86_64 i386 arm64 powerpc
 
 .PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-stock test stress demo \
 	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz objcheck clean

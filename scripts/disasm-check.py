@@ -24,11 +24,15 @@ its sites a NOP recorded in the __immediate table, and no instruction of
 the function holding it refers to the marker's state; and the profiler's
 prof_on, read in __schedule() by a MOV site, not a load of the variable
 (arm64 loads a 4-byte value from the site's own literal, next to the
-code).
+code; powerpc's site is an li, whose out-of-line load of the variable
+for values li cannot hold is outside the function).
 
 x86_64 and i386 read x86 code (objdump); arm64 reads AArch64 code
 (aarch64-linux-gnu-objdump), where an address is built by ADRP and an
-offset: a reference to a variable is found by following them.
+offset; powerpc reads ppc64le code (powerpc64le-linux-gnu-objdump), where
+an address is built from the TOC pointer (r2) by ADDIS and an offset, or
+loaded from a TOC entry: a reference to a variable is found by following
+them.
 
 Prints one KTAP document (disasm_ARCH) and a last line "N passed, N
 failed[, N skipped]".
@@ -51,17 +55,24 @@ NOP5 = {True: bytes([0x0f, 0x1f, 0x44, 0x00, 0x00]),
         False: bytes([0x3e, 0x8d, 0x74, 0x26, 0x00])}
 EM_386, EM_X86_64 = 3, 62
 ARM64_NOP = bytes([0x1f, 0x20, 0x03, 0xd5])
-# Set by main(): the architecture's binutils prefix and whether it is arm64.
-TOOLS = {"arm64": "aarch64-linux-gnu-"}
-ARCH = {"prefix": "", "arm64": False}
+PPC_NOP = bytes([0x00, 0x00, 0x00, 0x60])
+# Set by main(): the architecture's binutils prefix and its name.
+TOOLS = {"arm64": "aarch64-linux-gnu-", "powerpc": "powerpc64le-linux-gnu-"}
+ARCH = {"prefix": "", "name": ""}
 
 
 def is_arm64():
-    return ARCH["arm64"]
+    return ARCH["name"] == "arm64"
+
+
+def is_ppc():
+    return ARCH["name"] == "powerpc"
 
 
 def site_nop(is64):
     """The bytes of an immediate_if() site's NOP."""
+    if is_ppc():
+        return PPC_NOP
     return ARM64_NOP if is_arm64() else NOP5[is64]
 
 
@@ -156,6 +167,7 @@ def check_vmlinux(path, pattern, ok):
     5-byte NOP in the image, and no instruction of the function holding the
     site refers to the marker's state (a load and test of it would)."""
     elf, markers, wanted, sites = marker_sites(path, pattern)
+    named = vmlinux_symbols(path)[2]
     state_off = 3 * elf.ptr
     disasm, cases = {}, {}
     seen = set()
@@ -173,7 +185,7 @@ def check_vmlinux(path, pattern, ok):
         if fname not in disasm:
             disasm[fname] = objdump('-d', '--no-show-raw-insn', f'--start-address={faddr:#x}',
                                     f'--stop-address={faddr + fsize:#x}', path)
-        loads = refs_to(disasm[fname], markers_addr(markers, sym) + state_off)
+        loads = refs_to(disasm[fname], markers_addr(markers, sym) + state_off, elf, named)
         if loads:
             good = False
             diags.append(f'{fname} refers to the state of {sym}:')
@@ -214,7 +226,7 @@ def check_immediate_reader(path, var, func, ok):
     literals = {c: lit for c, _, lit in sites}
     text = objdump('-d', '--no-show-raw-insn', f'--start-address={where[0]:#x}',
                    f'--stop-address={where[0] + where[1]:#x}', path)
-    refs = refs_to(text, addr)
+    refs = refs_to(text, addr, elf, named)
     diags = []
     if not mine:
         diags.append(f'no site of {var} in {func} ({len(sites)} in all)')
@@ -230,6 +242,12 @@ def check_immediate_reader(path, var, func, ok):
         return insn & 0xbf000000 == 0x18000000 and c + off == literals[c] != addr
     if is_arm64() and not all(arm64_site_ok(c) for c, _ in mine):
         diags.append(f'a site of {var} in {func} is neither a MOVZ nor an LDR of its literal')
+    # powerpc: an li (addi rD, 0, SI).
+    def ppc_site_ok(c):
+        insn = int.from_bytes(elf.read(c, 4), 'little')
+        return insn >> 26 == 14 and (insn >> 16) & 0x1f == 0
+    if is_ppc() and not all(ppc_site_ok(c) for c, _ in mine):
+        diags.append(f'a site of {var} in {func} is not an li')
     if refs:
         diags.append(f'{func} refers to {var}: ' + '; '.join(refs[:3]))
     ok(case, not diags, '; '.join(diags),
@@ -257,11 +275,56 @@ def arm64_dests(mn, ops):
     return {"x" + r[1:] for r in regs if re.match(r"^[wx]\d+$", r)}
 
 
-def refs_to(text, addr):
+PPC_MEMOP = re.compile(r"^(r\d+),(-?\d+)\((r\d+)\)$")
+
+
+def ppc_refs_to(text, addr, elf, named):
+    """powerpc: registers are followed from r2, the TOC pointer (.TOC.),
+    through ADDIS and ADDI; a load at addr refers to it, and so does a
+    load of a TOC entry that holds addr."""
+    regs, refs = {"r2": named[".TOC."]}, []
+    for ln in text.splitlines():
+        m = INSN.match(ln)
+        if not m:
+            continue
+        mn, ops = m.group(1), m.group(2).split("#")[0].strip()
+        w = [o.strip() for o in ops.split(",")]
+        if mn in ("addis", "addi") and len(w) == 3 and w[1] in regs:
+            try:
+                imm = int(w[2], 0)
+            except ValueError:
+                regs.pop(w[0], None)
+                continue
+            regs[w[0]] = regs[w[1]] + (imm << 16 if mn == "addis" else imm)
+            if regs[w[0]] == addr:
+                refs.append(ln.strip())
+            continue
+        mem = PPC_MEMOP.match(ops)
+        if mem and mem.group(3) in regs and mn.startswith("l"):
+            ea = regs[mem.group(3)] + int(mem.group(2))
+            entry = None
+            if mn == "ld":
+                try:
+                    entry = elf.words(ea, 1)[0]
+                except KeyError:
+                    pass
+            if ea == addr or entry == addr:
+                refs.append(ln.strip())
+        if w and re.match(r"^r\d+$", w[0]) and w[0] != "r2":
+            regs.pop(w[0], None)
+        if mn.startswith("bl") and mn not in ("blr", "blt", "ble"):
+            regs = {"r2": regs.get("r2", named[".TOC."])}
+    return refs
+
+
+def refs_to(text, addr, elf=None, named=None):
     """The lines of a disassembly that refer to addr: x86 shows the
     address; arm64 builds it with ADRP, then ADD or a load's offset, so
     registers are followed from each ADRP until something else writes
-    them (straight-line, which is what a load of a marker's state is)."""
+    them (straight-line, which is what a load of a marker's state is);
+    powerpc, see ppc_refs_to()."""
+    if is_ppc():
+        return ppc_refs_to(text, addr, elf, named)
     if not is_arm64():
         return [ln.strip() for ln in text.splitlines() if f'{addr:x}' in ln]
     regs, refs = {}, []
@@ -323,7 +386,7 @@ def jump_sites(path):
     """Offsets in .text that immediate_if() entries name as their code:
     x86 keeps them in __immediate_jump (for objtool), arm64 in __immediate
     with the other sites (struct __immediate: var, code, target, info)."""
-    if is_arm64():
+    if is_arm64() or is_ppc():
         return arm64_jump_sites(path)
     out = objdump("-r", "-j", "__immediate_jump", path)
     words = []
@@ -351,6 +414,7 @@ def jump_sites(path):
 
 
 def arm64_jump_sites(path):
+    """arm64 and powerpc: the jump entries of __immediate."""
     data = bytearray()
     for line in objdump("-s", "-j", "__immediate", path).splitlines():
         m = re.match(r"^ ([0-9a-f]{4,}) ((?:[0-9a-f]{2,8} ?){1,4})", line)
@@ -360,7 +424,7 @@ def arm64_jump_sites(path):
             data[off:off + len(raw)] = raw
     sites = set()
     for line in objdump("-r", "-j", "__immediate", path).splitlines():
-        m = re.match(r"^([0-9a-f]+)\s+R_AARCH64_ABS64\s+\.text(?:\+0x([0-9a-f]+))?$", line)
+        m = re.match(r"^([0-9a-f]+)\s+R_(?:AARCH64_ABS64|PPC64_ADDR64)\s+\.text(?:\+0x([0-9a-f]+))?$", line)
         if not m or int(m.group(1), 16) % 32 != 8:
             continue
         entry = int(m.group(1), 16) - 8
@@ -380,7 +444,7 @@ def walk(insns):
         seen.add(n)
         off, mn, ops, rel = insns[n]
         path.append(insns[n])
-        if mn.startswith("ret") or is_cond_branch(insns[n]):
+        if mn.startswith("ret") or mn == "blr" or is_cond_branch(insns[n]):
             break
         if mn == "jmp" and any("return_thunk" in r[1] for r in rel):
             break
@@ -393,8 +457,13 @@ def walk(insns):
     return path
 
 
+PPC_LOAD = re.compile(r"^l(bz|hz|ha|wz|wa|d|hbr|wbr|dbr)(u|x|ux)?$")
+
+
 def is_load(insn):
     off, mn, ops, rel = insn
+    if is_ppc():
+        return PPC_LOAD.match(mn) is not None and "(r1)" not in ops
     if is_arm64():
         return mn.startswith("ld") and "[sp" not in ops
     if mn.startswith(("nop", "lea", "call", "jmp", "push", "endbr")) or mn.startswith("j"):
@@ -407,7 +476,12 @@ def is_load(insn):
     return False
 
 
+PPC_UNCOND = ("b", "bl", "blr", "blrl", "bctr", "bctrl", "ba", "bla")
+
+
 def is_cond_branch(insn):
+    if is_ppc():
+        return insn[1].startswith("b") and insn[1] not in PPC_UNCOND
     if is_arm64():
         return insn[1].startswith(("b.", "cbz", "cbnz", "tbz", "tbnz"))
     return insn[1].startswith("j") and insn[1] != "jmp"
@@ -429,6 +503,8 @@ def is_canary_check(insn, insns):
 def is_frame_setup(insn):
     """A push, or a change of the stack pointer."""
     off, mn, ops, rel = insn
+    if is_ppc():
+        return mn.startswith("stdu") and ops.endswith("(r1)")
     if is_arm64():
         return (mn.startswith("st") and "[sp" in ops and ops.endswith("!")) or \
             (mn == "sub" and ops.startswith("sp,"))
@@ -473,11 +549,11 @@ def check_object(path, pairs, ok):
         frame = [i for i in path_insns if is_frame_setup(i)]
         ok(name + "_no_frame", not frame,
            "stack frame: " + "; ".join(i[1] + " " + i[2] for i in frame))
-        if not is_arm64():
+        if not is_arm64() and not is_ppc():
             guard = [i for i in path_insns if i in canary or is_canary_load(i)]
             ok(name + "_no_stack_protector", not guard,
                "canary: " + "; ".join(i[1] + " " + i[2] for i in guard))
-        size = 4 if is_arm64() else 5
+        size = 4 if is_arm64() or is_ppc() else 5
         nop = False
         for s in mine:
             n = [k for k, i in enumerate(insns) if i[0] == s]
@@ -486,7 +562,7 @@ def check_object(path, pairs, ok):
                                                 insns[n[0]][1] == "lea") \
                     and insns[n[0] + 1][0] - s == size and insns[n[0]] in path_insns:
                 nop = True
-        ok(name + ("_nop_site_recorded" if is_arm64() else "_nop5_site_recorded"), nop,
+        ok(name + ("_nop5_site_recorded" if size == 5 else "_nop_site_recorded"), nop,
            "no %d-byte NOP on the path recorded as an immediate_if() site (sites at %s)"
            % (size, [hex(s) for s in mine]))
 
@@ -505,14 +581,14 @@ def main():
 
     print("KTAP version 1")
     print("# Suite: disasm_%s" % arch)
-    if arch not in ("x86_64", "i386", "arm64"):
+    if arch not in ("x86_64", "i386", "arm64", "powerpc"):
         print("1..1")
         print("ok 1 disasm # SKIP %s has no immediate values optimisation: "
               "the generic path reads memory by design" % arch)
         print("0 passed, 0 failed, 1 skipped")
         return 0
     ARCH["prefix"] = TOOLS.get(arch, "")
-    ARCH["arm64"] = arch == "arm64"
+    ARCH["name"] = arch
     for path, pairs in (
             (os.path.join(obj, "kernel", "marker_test.o"),
              (("marker_test_fire_int", False), ("marker_test_fire_generic", True))),

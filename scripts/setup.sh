@@ -8,7 +8,8 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev perl git xz-utils
       trace-cmd blktrace python3-ply python3-git gcc-aarch64-linux-gnu qemu-system-arm
       gnuplot-nox sparse clang libclang-rt-14-dev shellcheck
       bpftrace linux-perf e2fsprogs gcc-i686-linux-gnu libc6-dev-i386-cross
-      libc6-dev-arm64-cross ccache
+      libc6-dev-arm64-cross ccache gcc-powerpc64le-linux-gnu
+      libc6-dev-ppc64el-cross qemu-system-ppc
       linux-config-6.12 dmsetup mdadm"
 missing=
 for p in $pkgs; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# scripts/test.sh [ARCH...]: everything "make test" does, for x86_64, i386
-# and arm64 by default: setup, tree, build, boot + tests (scripts/run.py),
+# scripts/test.sh [ARCH...]: everything "make test" does, for x86_64, i386,
+# arm64 and powerpc by default: setup, tree, build, boot + tests (scripts/run.py),
 # harness self-tests (scripts/selftest.sh), the disassembly check
 # (scripts/disasm-check.py: test objects and the block markers in
 # vmlinux); on x86_64 also the blktrace comparisons with the unpatched
@@ -16,7 +16,7 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
-archs=${*:-x86_64 i386 arm64}
+archs=${*:-x86_64 i386 arm64 powerpc}
 # shellcheck source=steps.sh
 . "$top/scripts/steps.sh"
 steps_begin test

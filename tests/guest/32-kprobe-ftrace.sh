@@ -140,7 +140,7 @@ kprobe_event_remove() {
 ktap_begin kprobe_ftrace 11
 c load_mstress insmod $ko/mstress.ko
 if [ -z "$skip_all" ] && [ "$(cat $P/kprobe_sites 2>/dev/null)" = unsupported ]; then
-	# Generic immediate values (no CONFIG_IMMEDIATE, e.g. arm64): no
+	# Generic immediate values (no CONFIG_IMMEDIATE, e.g. nomarkers): no
 	# patched sites, nothing for kprobes to refuse.
 	ktap_skip kprobe_api_refuses_sites "no patched immediate sites (generic immediate values)"
 	ktap_skip kprobe_events_refuse_sites "no patched immediate sites (generic immediate values)"

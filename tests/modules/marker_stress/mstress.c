@@ -418,7 +418,7 @@ static int mstress_cpu_fn(void *arg)
 		if (nmi_every && !(i % nmi_every))
 			mstress_send_nmi(pc);
 		if (!(i % 64))
-			cond_resched();
+			mstress_yield();
 	}
 	return 0;
 }
@@ -448,7 +448,7 @@ static int mstress_imm_fn(void *arg)
 			immediate_set(&mstress_imm_flag, (x >> 6) & 1);
 			atomic_long_add(2, &mstress_imm_updates);
 		}
-		cond_resched();
+		mstress_yield();
 	}
 	return 0;
 }
@@ -464,7 +464,7 @@ static int mstress_gen_fn(void *arg)
 		immediate_set(&mstress_imm_int, MSTRESS_INT((g + 2) >> 1));
 		smp_store_release(&mstress_gen, g + 2);
 		atomic_long_inc(&mstress_imm_updates);
-		cond_resched();
+		mstress_yield();
 	}
 	return 0;
 }
@@ -578,7 +578,7 @@ static int mstress_owner_fn(void *arg)
 	for (cycle = 0; !kthread_should_stop(); cycle++) {
 		mstress_owner_cycle(o, cycle);
 		atomic_long_inc(&mstress_cycles);
-		cond_resched();
+		mstress_yield();
 	}
 	mstress_pool_free(o->pool);
 	return 0;
@@ -649,7 +649,7 @@ static int mstress_attacher_fn(void *arg)
 	for (cycle = 0; !kthread_should_stop(); cycle++) {
 		mstress_attach_cycle(at, cycle);
 		atomic_long_inc(&mstress_cycles);
-		cond_resched();
+		mstress_yield();
 	}
 	mstress_pool_free(at->pool);
 	return 0;

@@ -16,6 +16,7 @@
 #include <linux/immediate.h>
 #include <linux/marker.h>
 #include <linux/preempt.h>
+#include <linux/rcupdate.h>
 #include <linux/stdarg.h>
 #include <linux/string.h>
 
@@ -146,5 +147,13 @@ static inline bool mstress_wide_ok(const char *fmt, va_list args)
 	ok &= va_arg(args, int) == (a ^ 0x600df00d);
 	return ok && (a >> 24) < MSTRESS_NR_CTX && mstress_ctx_ok(a >> 24);
 }
+
+/*
+ * The storm's threads never sleep: they yield reporting an RCU tasks
+ * quiescent state, or on a preemptible kernel they would hold up RCU tasks
+ * grace periods, which the kprobe optimizer waits for with text_mutex held
+ * (powerpc), while the storm's updates wait for text_mutex.
+ */
+#define mstress_yield()	cond_resched_tasks_rcu_qs()
 
 #endif /* _MSTRESS_H */

@@ -78,7 +78,7 @@ static int fire_fn(void *unused)
 		mstress_site_fire(MSTRESS_PROCESS);
 		mstress_site_fire_again(MSTRESS_PROCESS);
 		if (!(i % 16))
-			cond_resched();
+			mstress_yield();
 	}
 	return 0;
 }
