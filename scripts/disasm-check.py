@@ -289,6 +289,9 @@ def ppc_refs_to(text, addr, elf, named):
             continue
         mn, ops = m.group(1), m.group(2).split("#")[0].strip()
         w = [o.strip() for o in ops.split(",")]
+        # r2 is the TOC pointer throughout (the global entry sets it).
+        if w[0] == "r2":
+            continue
         if mn in ("addis", "addi") and len(w) == 3 and w[1] in regs:
             try:
                 imm = int(w[2], 0)
@@ -310,7 +313,7 @@ def ppc_refs_to(text, addr, elf, named):
                     pass
             if ea == addr or entry == addr:
                 refs.append(ln.strip())
-        if w and re.match(r"^r\d+$", w[0]) and w[0] != "r2":
+        if re.match(r"^r\d+$", w[0]):
             regs.pop(w[0], None)
         if mn.startswith("bl") and mn not in ("blr", "blt", "ble"):
             regs = {"r2": regs.get("r2", named[".TOC."])}
@@ -463,7 +466,10 @@ PPC_LOAD = re.compile(r"^l(bz|hz|ha|wz|wa|d|hbr|wbr|dbr)(u|x|ux)?$")
 def is_load(insn):
     off, mn, ops, rel = insn
     if is_ppc():
-        return PPC_LOAD.match(mn) is not None and "(r1)" not in ops
+        # Not the stack, nor the TOC offset a module function's global
+        # entry loads ("ld r2,-8(r12)"), which a local call skips.
+        return PPC_LOAD.match(mn) is not None and "(r1)" not in ops and \
+            not (ops.startswith("r2,") and ops.endswith("(r12)"))
     if is_arm64():
         return mn.startswith("ld") and "[sp" not in ops
     if mn.startswith(("nop", "lea", "call", "jmp", "push", "endbr")) or mn.startswith("j"):

@@ -131,6 +131,21 @@ for ko in "$obj"/ext/*/*.ko; do
 	[ -f "$ko" ] && cp -p "$ko" "$stage/lib/test-modules/"
 done
 
+# in_root PATH: the file PATH names below $root, its symlinks followed
+# there, not on the host (ppc64el's /lib64/ld64.so.2 is an absolute link).
+in_root() {
+	_p=$1 _n=0
+	while [ -L "$root$_p" ] && [ $_n -lt 40 ]; do
+		_t=$(readlink "$root$_p")
+		case $_t in
+		/*) _p=$_t ;;
+		*) _p=$(dirname "$_p")/$_t ;;
+		esac
+		_n=$((_n + 1))
+	done
+	readlink -f "$root$_p"
+}
+
 # tool_list TOOL...: gen_init_cpio lines of the tools below $root and their
 # libraries, a library's folder and every folder above it first (the
 # kernel's cpio unpacker creates no missing parents).  Not in a pipeline,
@@ -150,7 +165,7 @@ tool_list() {
 			[ -x "$root/$d/$t" ] && { path=$root/$d/$t; break; }
 		done
 		[ -n "$path" ] || die "guest tool $t missing in ${root:-the host} (make setup; tests/guest-tools)"
-		echo "file /usr/bin/$t $(readlink -f "$path") 0755 0 0" >>"$stage/tools.raw"
+		echo "file /usr/bin/$t $(in_root "${path#"$root"}") 0755 0 0" >>"$stage/tools.raw"
 		elf_deps "$path" >"$stage/deps"
 		cat "$stage/deps" >>"$stage/tools.raw"
 	done
@@ -160,7 +175,7 @@ tool_list() {
 		*) d=$(dirname "$l")
 		   while [ "$d" != / ]; do echo "$d"; d=$(dirname "$d"); done | sort |
 			sed 's/.*/dir & 0755 0 0/'
-		   echo "file $l $(readlink -f "$root$l") 0755 0 0" ;;
+		   echo "file $l $(in_root "$l") 0755 0 0" ;;
 		esac
 	done | awk '!seen[$0]++'
 }
