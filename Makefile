@@ -4,7 +4,7 @@
 SHELL := /bin/sh
 ARCHS ?= x86_64 i386 arm64 powerpc
 
-.PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-stock test stress demo \
+.PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-powerpc kernel-stock test stress demo \
 	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz objcheck clean
 
 all: test
@@ -23,6 +23,9 @@ kernel-i386: tree
 
 kernel-arm64: tree
 	sh scripts/build.sh arm64
+
+kernel-powerpc: tree
+	sh scripts/build.sh powerpc
 
 # The unpatched x86_64 kernel the blktrace test is compared with.
 kernel-stock: tree
