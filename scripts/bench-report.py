@@ -521,7 +521,7 @@ def hot_paths(objdir):
     if not (os.path.exists(patched) and os.path.exists(plain)):
         return '', ''
     dc = load_disasm_check()
-    _, _, _, sites = dc.marker_sites(patched, re.compile(r'^blk_'))
+    _, _, _, _, sites = dc.marker_sites(patched, re.compile(r'^blk_'))
     _, funcs, _ = dc.vmlinux_symbols(plain)
     plain_funcs = {f[2]: f for f in funcs}
     rows, same, total = [], 0, 0

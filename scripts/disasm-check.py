@@ -137,8 +137,9 @@ def vmlinux_symbols(path):
 
 
 def marker_sites(path, pattern):
-    """-> (Elf, markers, {state address: (name, sym)}, [((name, sym), code,
-    target, (function address, size, name)), ...] sorted by code): the
+    """-> (Elf, markers, {name: address} of every symbol, {state address:
+    (name, sym)}, [((name, sym), code, target, (function address, size,
+    name)), ...] sorted by code): the
     immediate_if() sites of the markers whose name matches pattern."""
     elf = Elf(path)
     markers, funcs, named = vmlinux_symbols(path)
@@ -157,7 +158,7 @@ def marker_sites(path, pattern):
         if var in wanted:
             sites.append((wanted[var], code, target,
                           funcs[bisect.bisect_right(faddrs, code) - 1]))
-    return elf, markers, wanted, sorted(sites, key=lambda s: s[1])
+    return elf, markers, named, wanted, sorted(sites, key=lambda s: s[1])
 
 
 def check_vmlinux(path, pattern, ok):
@@ -166,8 +167,7 @@ def check_vmlinux(path, pattern, ok):
     compiler) has immediate_if() sites in the __immediate table, each a
     5-byte NOP in the image, and no instruction of the function holding the
     site refers to the marker's state (a load and test of it would)."""
-    elf, markers, wanted, sites = marker_sites(path, pattern)
-    named = vmlinux_symbols(path)[2]
+    elf, markers, named, wanted, sites = marker_sites(path, pattern)
     state_off = 3 * elf.ptr
     disasm, cases = {}, {}
     seen = set()
