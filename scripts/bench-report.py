@@ -552,6 +552,116 @@ def hot_paths(objdir):
     return tab, verdict
 
 
+MACRO_RE = re.compile(r'csv,macro,([a-z]+),([a-z_]+),([0-9.]+),([0-9.]+),([0-9.]+),'
+                      r'(\d+),(\d+)\s*$')
+MACRO_KERNELS = {
+    'series': 'the test kernel',
+    'nomarkers': 'CONFIG_MARKERS=n',
+    'stock': 'unpatched',
+    'noprof': 'the series without patch 28',
+}
+MACRO_OPS = {
+    'yield': 'sched_yield()',
+    'read': '4 KiB O_DIRECT read',
+    'write': '4 KiB O_DIRECT write',
+    'read_blktrace': 'read, blktrace on',
+    'write_blktrace': 'write, blktrace on',
+}
+
+
+def read_macro():
+    """The macro run (tests/guest/macro.sh): {kernel: {name: figures}} from
+    build/logs/bench-macro-KERNEL.log, and {kernel: meta}."""
+    figs, meta = {}, {}
+    for k in MACRO_KERNELS:
+        path = os.path.join(LOGS, f'bench-macro-{k}.log')
+        if not os.path.exists(path):
+            continue
+        with open(path, errors='replace') as f:
+            for line in f:
+                m = MACRO_RE.search(line)
+                if m and m.group(1) == k:
+                    med, mn, p90 = (float(x) for x in m.group(3, 4, 5))
+                    figs.setdefault(k, {})[m.group(2)] = dict(
+                        median=med, min=mn, p90=p90, reps=int(m.group(6)), n=int(m.group(7)))
+                m = CSV_RE.search(line)
+                if m and m.group(1) == 'meta':
+                    key, _, val = m.group(2).partition(',')
+                    meta.setdefault(k, {})[key] = val
+    return figs, meta
+
+
+def macro_report(figs, meta):
+    """-> (markdown section, verdict lines of issue 21 target 6, verdict line
+    of prof_on), '' for what the logs do not have."""
+    if not figs:
+        return '', '', ''
+    kernels = [k for k in MACRO_KERNELS if k in figs]
+    rows = []
+    for op, what in MACRO_OPS.items():
+        if not any(op in figs[k] for k in kernels):
+            continue
+        rows.append([what] + [f'{fmt(figs[k][op]["median"])} ({fmt(figs[k][op]["min"])}, '
+                              f'{fmt(figs[k][op]["p90"])})' if op in figs[k] else 'n/a'
+                              for k in kernels])
+    sec = ['Instructions per call (QEMU TCG, -icount shift=0, 1 vCPU; '
+           'tests/progs/percall under tests/guest/macro.sh): median (min, p90) over the '
+           'repetitions, each the mean of its calls minus an empty loop.', '',
+           table(['call'] + [f'{k} ({MACRO_KERNELS[k]})' for k in kernels], rows), '',
+           table(['kernel', 'series commit', 'project', 'host'],
+                 [[k, meta.get(k, {}).get('series', 'not recorded'),
+                   meta.get(k, {}).get('project', 'not recorded'),
+                   meta.get(k, {}).get('host', 'not recorded')] for k in kernels])]
+    s = figs.get('series', {})
+    sites = {op: s[f'sites_{op}']['median'] / s[f'sites_{op}']['n']
+             for op in ('read', 'write') if f'sites_{op}' in s}
+    if sites:
+        sec += ['', 'Block marker sites executed per I/O on the test kernel (every `blk_*` '
+                'marker traced as a marker event over 100 I/Os): ' +
+                ', '.join(f'{op} {fmt(v)}' for op, v in sites.items()) + '.']
+    t6 = []
+    for other in ('nomarkers', 'stock'):
+        o = figs.get(other, {})
+        parts, ok = [], True
+        for op in ('read', 'write'):
+            if op not in s or op not in o or op not in sites:
+                continue
+            d = s[op]['median'] - o[op]['median']
+            ok &= d <= sites[op]
+            parts.append(f'{op} {fmt(s[op]["median"])} - {fmt(o[op]["median"])} = '
+                         f'{d:+.2f} for {fmt(sites[op])} marker sites')
+        if parts:
+            t6.append(f'- Macro benchmark, markers disarmed against the {other} kernel '
+                      f'(icount, instructions per 4 KiB null_blk I/O): {"; ".join(parts)} '
+                      f'(target: no more than one instruction per site): '
+                      f'**{"met" if ok else "not met"}**.')
+    st = figs.get('stock', {})
+    parts, ok = [], True
+    for op in ('read', 'write'):
+        b = f'{op}_blktrace'
+        if not all(x in d for d in (s, st) for x in (op, b)):
+            continue
+        whole = s[b]['median'] / st[b]['median']
+        own = (s[b]['median'] - s[op]['median']) / (st[b]['median'] - st[op]['median'])
+        ok &= own <= 1.1
+        parts.append(f'{op}: whole I/O {fmt(s[b]["median"])} against {fmt(st[b]["median"])} '
+                     f'({whole:.2f}x), what tracing adds {fmt(s[b]["median"] - s[op]["median"])} '
+                     f'against {fmt(st[b]["median"] - st[op]["median"])} ({own:.2f}x)')
+    if parts:
+        t6.append(f'- Macro benchmark, blktrace on markers against stock blktrace (icount, '
+                  f'per 4 KiB null_blk I/O): {"; ".join(parts)} (target: what tracing adds '
+                  f'<= 1.1x): **{"met" if ok else "not met"}**.')
+    prof = ''
+    n = figs.get('noprof', {})
+    if 'yield' in s and 'yield' in n:
+        d = s['yield']['median'] - n['yield']['median']
+        prof = (f'- prof_on as an immediate value (patch 28; issue 22), icount: '
+                f'{fmt(s["yield"]["median"])} instructions per sched_yield() with it, '
+                f'{fmt(n["yield"]["median"])} without ({d:+.2f}); one pass through '
+                f'__schedule() per call.')
+    return '\n'.join(sec), '\n'.join(t6), prof
+
+
 def check_targets(runs, summary, size_rows, site_rows, eb_tot=None):
     """The targets of the issue, evaluated on the figures (met or not)."""
     out = []
@@ -804,8 +914,15 @@ def main():
         targets = targets.replace(
             '- Disassembly of every block layer function with a marker against the '
             'nomarkers build: **not measured** by this benchmark.', hp_verdict)
+    mac_text, mac_verdict, prof = macro_report(*read_macro())
+    if mac_verdict:
+        targets = targets.replace(
+            '- Macro benchmark: instructions per null_blk I/O: **not measured** by this '
+            'benchmark.', mac_verdict)
+    if prof:
+        targets += '\n' + prof
     if targets:
-        md += ['', '### Targets (issues 7 and 21)', '', targets]
+        md += ['', '### Targets (issues 7, 21 and 22)', '', targets]
     for r in runs:
         if r['hits']:
             md += ['', f'### Per hit: {r["method"]} ({METHODS[r["method"]][0]}, '
@@ -846,6 +963,8 @@ def main():
                            r['data_bytes'], r['tables']] for r in site_rows])]
     if eb_text:
         md += ['', '### Bytes per instrumentation point', '', eb_text]
+    if mac_text:
+        md += ['', '### Macro: system calls and I/O, whole kernels', '', mac_text]
     if hp_table:
         md += ['', '### Hot paths against the nomarkers build', '',
                'Each x86_64 vmlinux function holding a block layer marker (objdump of '

@@ -14,7 +14,14 @@
 #           generic code)
 #   kvm     with ACCEL=kvm, instead of icount and tcg: one boot on real
 #           hardware, cold caches included
-# BENCH_RUNS="icount tcg um" selects runs (e.g. BENCH_RUNS=um); runs not
+#   macro   QEMU TCG, -icount shift=0, 1 vCPU, one boot per kernel
+#           compared (tests/guest/macro.sh): instructions per
+#           sched_yield() and per 4 KiB null_blk I/O, blktrace off and on,
+#           on the test kernel ("series"), the same config without the
+#           series' options ("nomarkers"), the unpatched kernel ("stock",
+#           scripts/stock.sh) and the series without the prof_on patch
+#           ("noprof", scripts/stock.sh noprof)
+# BENCH_RUNS="icount tcg um macro" selects runs (e.g. BENCH_RUNS=um); runs not
 # selected keep their last log, so the report always covers every method.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +33,7 @@ accel=${ACCEL:-tcg}
 if [ "$accel" = kvm ]; then
 	runs=${BENCH_RUNS:-kvm um}
 else
-	runs=${BENCH_RUNS:-icount tcg um}
+	runs=${BENCH_RUNS:-icount tcg um macro}
 fi
 timeout=${BENCH_TIMEOUT:-3600}
 # Module parameters, ':' separated (tests/guest/bench.sh).
@@ -40,7 +47,7 @@ um_params=${BENCH_UM_PARAMS:-hits=2000:loops=100000:thrash_kb=4096:update_reps=5
 
 need_x86=
 for r in $runs; do
-	case $r in icount|tcg|kvm) need_x86=1 ;; um) ;; *) echo "bench.sh: unknown run $r" >&2; exit 1 ;; esac
+	case $r in icount|tcg|kvm|macro) need_x86=1 ;; um) ;; *) echo "bench.sh: unknown run $r" >&2; exit 1 ;; esac
 done
 
 sh scripts/setup.sh
@@ -67,13 +74,13 @@ record() {
 	} >>"$1"
 }
 
-boot() { # NAME PARAMS EXTRA-CMDLINE RUN.PY-ARGS...
-	name=$1 params=$2 extra=$3
-	shift 3
-	echo "bench.sh: run $name ($params)"
+boot() { # NAME CMDLINE RUN.PY-ARGS...
+	name=$1 cmdline=$2
+	shift 2
+	echo "bench.sh: run $name ($cmdline)"
 	start=$(date +%s)
 	python3 scripts/run.py --arch x86_64 --name "bench-$name" --expect none \
-		--timeout "$timeout" --append "harness.only=bench harness.bench=$params${extra:+ $extra}" "$@" ||
+		--timeout "$timeout" --append "$cmdline" "$@" ||
 		{ echo "bench.sh: run $name failed, see build/logs/bench-$name.log" >&2; exit 1; }
 	record "$logs/bench-$name.log"
 	echo "bench.sh: run $name took $(($(date +%s) - start)) s"
@@ -82,12 +89,25 @@ boot() { # NAME PARAMS EXTRA-CMDLINE RUN.PY-ARGS...
 for r in $runs; do
 	case $r in
 	icount)
-		SMP=1 boot icount "$icount_params" "" --icount 0
+		SMP=1 boot icount "harness.only=bench harness.bench=$icount_params" --icount 0
 		# Its own boot: one boot may not report a KUnit case twice.
-		SMP=1 boot icount-scale "$scale_params" "harness.bench_filler=1" --icount 0
+		SMP=1 boot icount-scale "harness.only=bench harness.bench=$scale_params harness.bench_filler=1" \
+			--icount 0
 		;;
-	tcg) boot tcg "$tcg_params" "" ;;
-	kvm) boot kvm "$kvm_params" "" ;;
+	tcg) boot tcg "harness.only=bench harness.bench=$tcg_params" ;;
+	kvm) boot kvm "harness.only=bench harness.bench=$kvm_params" ;;
+	macro)
+		sh scripts/stock.sh
+		sh scripts/stock.sh noprof
+		for k in series nomarkers stock noprof; do
+			obj=build/obj-x86_64
+			[ $k = series ] || obj=$obj-$k
+			img=build/initramfs-x86_64-macro-$k.cpio.gz
+			sh tests/mkinitramfs.sh x86_64 $obj $img
+			SMP=1 boot macro-$k "harness.only=macro harness.macro=$k" --icount 0 \
+				--kernel $obj/arch/x86/boot/bzImage --initrd $img
+		done
+		;;
 	um)
 		# kunit.py builds a UML kernel with bench/um.kunitconfig and runs
 		# the suite; its parameters go on the UML command line.

@@ -1,31 +1,57 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# scripts/stock.sh: build the unpatched ("stock") x86_64 kernel that
-# tests/guest/30-blktrace.sh is compared with (scripts/blkcmp.py).
+# scripts/stock.sh [noprof]: build an x86_64 kernel to compare the test
+# kernel with, from a git worktree of build/linux.
 #
-#   build/linux-stock        git worktree of build/linux at tag pristine
-#                            (Debian's linux-source-6.12, no patch)
-#   build/obj-x86_64-stock   its objects; kernel + in-tree modules only
+#   (none)   build/linux-stock, objects in build/obj-x86_64-stock: tag
+#            pristine (Debian's linux-source-6.12, no patch), the test
+#            kernel's config without configs/series.config.  What
+#            tests/guest/30-blktrace.sh is compared with (scripts/blkcmp.py).
+#   noprof   build/linux-noprof, objects in build/obj-x86_64-noprof: the
+#            whole series but "profile: make prof_on an immediate value"
+#            (reverted), the test kernel's config.  What make bench measures
+#            that patch's effect on schedule() against (bench/README.md).
 #
-# Its config is that of the test kernel without configs/series.config:
-# configs/base.config and configs/x86_64.config over tinyconfig.  Nothing
-# is rebuilt when neither the fragments nor the pristine tree changed.
+# Kernel + in-tree modules only.  Nothing is rebuilt when neither the
+# fragments nor the tree it comes from changed.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=x86_64
+kind=${1:-stock}
 src=$top/build/linux
-stock=$top/build/linux-stock
-obj=$top/build/obj-$arch-stock
+wt=$top/build/linux-$kind
+obj=$top/build/obj-$arch-$kind
 
 die() { echo "stock.sh: $*" >&2; exit 1; }
 [ -d "$src/.git" ] || die "no $src: run make tree"
 
-want=$(git -C "$src" rev-parse pristine)
-if [ "$(git -C "$stock" rev-parse HEAD 2>/dev/null)" != "$want" ]; then
-	echo "stock.sh: checking out the pristine tree into ${stock#"$top"/}"
-	rm -rf "$stock" "$obj"
+case $kind in
+stock)
+	base=pristine
+	frags="$top/configs/base.config $top/configs/$arch.config"
+	;;
+noprof)
+	base=master
+	frags="$top/configs/base.config $top/configs/series.config $top/configs/$arch.config"
+	;;
+*) die "unknown kind $kind (stock or noprof)" ;;
+esac
+
+# The worktree records the commit it was made from in .stock-base.
+want=$(git -C "$src" rev-parse "$base")
+if [ "$(cat "$wt/.stock-base" 2>/dev/null)" != "$want" ]; then
+	echo "stock.sh: checking out ${base} into ${wt#"$top"/}"
+	rm -rf "$wt" "$obj"
 	git -C "$src" worktree prune
-	git -C "$src" worktree add -q --detach "$stock" pristine
+	git -C "$src" worktree add -q --detach "$wt" "$want"
+	if [ "$kind" = noprof ]; then
+		prof=$(git -C "$src" log --format=%H --grep='^profile: make prof_on an immediate value$' \
+			pristine.."$want")
+		[ -n "$prof" ] || die "no commit \"profile: make prof_on an immediate value\" in the series"
+		git -C "$wt" -c user.name=stock.sh -c user.email=stock.sh@localhost \
+			revert --no-edit "$prof" >/dev/null || die "cannot revert $prof"
+	fi
+	echo "$want" >"$wt/.stock-base"
 fi
 
-FRAGS="$top/configs/base.config $top/configs/$arch.config" KSRC=$stock KOBJ=$obj SKIP_EXT=1 sh "$top/scripts/build.sh" "$arch"
+FRAGS=$frags KSRC=$wt KOBJ=$obj SKIP_EXT=1 sh "$top/scripts/build.sh" "$arch"

@@ -16,11 +16,6 @@
 . /tests/ktap.sh
 
 sysfs=/sys/kernel/profiling
-stats=/sys/kernel/debug/immediate/stats
-
-stat() { # FIELD: a counter of the immediate values statistics
-	sed -n "s/^$1 //p" $stats
-}
 
 # The sum of the counters of /proc/profile (the first word is the step).
 hits() {
@@ -80,13 +75,13 @@ if [ -e /proc/profile ]; then ktap_fail no_proc_profile_when_off "/proc/profile 
 ktap_check module_reader_load sh -c "insmod $m/imm_provider.ko && insmod $m/imm_consumer.ko"
 module_reads module_reads_off 0
 
-b0=$(stat batches) s0=$(stat sites)
+b0=$(immediate_stat batches) s0=$(immediate_stat sites)
 ktap_check enable_sched_profiling sh -c "echo schedule,10 > $sysfs"
 on=$(cat $sysfs 2>&1)
 # SCHED_PROFILING
 if [ "$on" = 2 ]; then ktap_ok reads_back_sched; else ktap_fail reads_back_sched "$sysfs: '$on', want 2"; fi
 
-b1=$(stat batches) s1=$(stat sites)
+b1=$(immediate_stat batches) s1=$(immediate_stat sites)
 if [ $((b1 - b0)) -eq 1 ] && [ $((s1 - s0)) -ge 2 ]; then
 	ktap_diag "one batch patched $((s1 - s0)) site(s) of prof_on, one of them in imm_consumer"
 	ktap_ok profile_hit_sites_patched

@@ -38,6 +38,11 @@ c() {
 	if [ -n "$skip_all" ]; then ktap_skip "$1" "$skip_all"; return; fi
 	ktap_check "$@"
 }
+# cs NAME CMD...: the same, CMD's output shown (the figures it compared).
+cs() {
+	if [ -n "$skip_all" ]; then ktap_skip "$1" "$skip_all"; return; fi
+	ktap_check_shown "$@"
+}
 # tc NAME CMD...: the same, for the cases that need trace-cmd.
 tc() {
 	if [ -z "$skip_all" ] && [ -n "$no_tc" ]; then ktap_skip "$1" "$no_tc"; return; fi
@@ -294,11 +299,36 @@ kmemleak_clean() {
 		! grep -E -A12 'unreferenced object' "$leaks" | grep -E 'trace_marker|marker_event|marker_probe|marker_fmt'
 }
 
+# Enabling (disabling) a group of marker events patches the sites of all
+# their markers in one immediate values batch (marker_batch_begin() in
+# __ftrace_set_clr_event_nolock()); the same events switched one by one
+# take a batch each, which shows that the count can tell them apart.
+group_batch() {
+	[ -r /sys/kernel/debug/immediate/stats ] ||
+		{ echo "no /sys/kernel/debug/immediate/stats"; return 1; }
+	mk 'm:batchgrp/ blk_*' || return 1
+	_n=$(ls -d "$T"/events/batchgrp/*/ | wc -l)
+	_b0=$(immediate_stat batches)
+	echo 1 >"$T/events/batchgrp/enable" || return 1
+	_b1=$(immediate_stat batches)
+	echo 0 >"$T/events/batchgrp/enable" || return 1
+	_b2=$(immediate_stat batches)
+	for _e in "$T"/events/batchgrp/*/enable; do echo 1 >"$_e"; done
+	_b3=$(immediate_stat batches)
+	for _e in "$T"/events/batchgrp/*/enable; do echo 0 >"$_e"; done
+	_b4=$(immediate_stat batches)
+	mk '-:batchgrp/' || return 1
+	echo "$_n events; batches: group enabled $((_b1 - _b0)), disabled $((_b2 - _b1));" \
+		"one by one enabled $((_b3 - _b2)), disabled $((_b4 - _b3))"
+	[ $((_b1 - _b0)) = 1 ] && [ $((_b2 - _b1)) = 1 ] &&
+		[ $((_b3 - _b2)) -gt 1 ] && [ $((_b4 - _b3)) -gt 1 ]
+}
+
 long_format=$(printf '%1100s' '' | tr ' ' x)
 long_line=$(printf '%5000s' '' | tr ' ' x)
 thirteen='%d %d %d %d %d %d %d %d %d %d %d %d %d'
 
-ktap_begin marker_events 56
+ktap_begin marker_events 57
 c setup setup
 c interface test -w "$T/marker_events" -a -w "$T/dynamic_events"
 c connect_sample connect_sample
@@ -315,6 +345,7 @@ c noargs_marker noargs
 c via_dynamic_events via_dynamic_events
 c delete_by_definition delete_by_definition
 c listing_roundtrip roundtrip
+cs group_one_batch group_batch
 tc trace_cmd_sample tc_sample
 tc trace_cmd_filter tc_filter
 c types_setup types_setup

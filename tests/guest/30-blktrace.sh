@@ -204,7 +204,16 @@ ftrace_events() {
 		printf '%s\n' "$_t" | grep -q ' C  *WS* 2400 + 8 '
 }
 
-ktap_begin blktrace 29
+# one_batch B0 B1 B2 B3: immediate values batches before and after the
+# first trace was set up (blktrace's probes connected to its markers), and
+# before and after the last one was removed: one batch each, for all the
+# markers (marker_batch_begin() in blk_register_markers()).
+one_batch() {
+	echo "batches: connecting $(($2 - $1)), disconnecting $(($4 - $3))"
+	[ $(($2 - $1)) = 1 ] && [ $(($4 - $3)) = 1 ]
+}
+
+ktap_begin blktrace 30
 
 c tools_run sh -c 'blktrace -V && blkparse -V'
 c devices_set_up setup_devices
@@ -237,10 +246,15 @@ m teardown_counter_counted counted
 m teardown_rmmod_attached rmmod blk_marker_count
 m teardown_no_probe_left probes "$list" 0 0
 
+b0=$(immediate_stat batches)
 c sysfs_enable sh -c 'echo 1 > /sys/block/nullb0/trace/enable'
+b1=$(immediate_stat batches)
 m sysfs_probes_connected probes "$list" 1 1
 c sysfs_ftrace_blk_tracer ftrace_events
+b2=$(immediate_stat batches)
 c sysfs_disable sh -c 'echo 0 > /sys/block/nullb0/trace/enable'
+b3=$(immediate_stat batches)
+m sysfs_markers_one_batch one_batch "$b0" "$b1" "$b2" "$b3"
 m sysfs_no_probe_left probes "$list" 0 0
 c dmesg_clean dmesg_clean
 ktap_end

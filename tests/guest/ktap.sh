@@ -94,6 +94,13 @@ harness_arg() {
 	return 1
 }
 
+# immediate_stat FIELD: a counter of /sys/kernel/debug/immediate/stats
+# (batches, sites: the patching immediate values have done), empty
+# without immediate values.
+immediate_stat() {
+	sed -n "s/^$1 //p" /sys/kernel/debug/immediate/stats 2>/dev/null
+}
+
 # kmsg_mark writes a line of its own to /dev/kmsg; kmsg_since prints what
 # follows it in the kernel log.  If the log buffer wrapped past the mark,
 # kmsg_since says so on the console as a harness error (which fails the
