@@ -40,7 +40,7 @@ timeout=${BENCH_TIMEOUT:-3600}
 icount_params=${BENCH_ICOUNT_PARAMS:-hits=300:loops=1000:loop_reps=5:cold=0:update_reps=3}
 # Second icount boot, with tests/modules/marker_filler loaded: 1-site updates
 # against 50,000 more unrelated marker sites (bench/README.md).
-scale_params=${BENCH_SCALE_PARAMS:-hits=0:max_sites=1:update_reps=5}
+scale_params=${BENCH_SCALE_PARAMS:-hits=0:max_sites=1:update_reps=5:batch=0}
 tcg_params=${BENCH_TCG_PARAMS:-hits=0:update_reps=5}
 kvm_params=${BENCH_KVM_PARAMS:-hits=2000:thrash_kb=4096:update_reps=5}
 um_params=${BENCH_UM_PARAMS:-hits=2000:loops=100000:thrash_kb=4096:update_reps=5}

@@ -37,13 +37,19 @@ noprof)
 *) die "unknown kind $kind (stock or noprof)" ;;
 esac
 
-# The worktree records the commit it was made from in .stock-base.
+# The worktree records the commit it was made from in .stock-base.  When
+# that commit changes, the worktree is checked out again in place, so that
+# only the files that differ are rebuilt.
 want=$(git -C "$src" rev-parse "$base")
 if [ "$(cat "$wt/.stock-base" 2>/dev/null)" != "$want" ]; then
 	echo "stock.sh: checking out ${base} into ${wt#"$top"/}"
-	rm -rf "$wt" "$obj"
-	git -C "$src" worktree prune
-	git -C "$src" worktree add -q --detach "$wt" "$want"
+	if [ -f "$wt/.git" ]; then
+		git -C "$wt" checkout -q --force --detach "$want" || die "cannot check out $want in $wt"
+	else
+		rm -rf "$wt" "$obj"
+		git -C "$src" worktree prune
+		git -C "$src" worktree add -q --detach "$wt" "$want"
+	fi
 	if [ "$kind" = noprof ]; then
 		prof=$(git -C "$src" log --format=%H --grep='^profile: make prof_on an immediate value$' \
 			pristine.."$want")

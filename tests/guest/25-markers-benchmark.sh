@@ -34,7 +34,7 @@ update_lines() { test "$(lines update)" -eq 12; }
 
 ktap_begin markers_bench_smoke 4
 c load modprobe marker_benchmark hits=20 loops=100 loop_reps=3 cold=1 \
-	thrash_kb=64 max_sites=100 update_reps=1
+	thrash_kb=64 max_sites=100 update_reps=1 batch=0
 c hit_figures hit_lines
 c update_figures update_lines
 c unload rmmod marker_benchmark
