@@ -307,7 +307,7 @@ group_batch() {
 	[ -r /sys/kernel/debug/immediate/stats ] ||
 		{ echo "no /sys/kernel/debug/immediate/stats"; return 1; }
 	mk 'm:batchgrp/ blk_*' || return 1
-	_n=$(ls -d "$T"/events/batchgrp/*/ | wc -l)
+	_n=$(find "$T/events/batchgrp" -mindepth 1 -maxdepth 1 -type d | wc -l)
 	_b0=$(immediate_stat batches)
 	echo 1 >"$T/events/batchgrp/enable" || return 1
 	_b1=$(immediate_stat batches)
