@@ -247,7 +247,7 @@ def split_channels(text):
     return kernel, user
 
 
-def judge_log(text, expected=None, timed_out=None):
+def judge_log(text, expected=None, timed_out=None, done=DONE_MARKER):
     verdict = Verdict()
     kernel, user = split_channels(text)
     for channel in (kernel, user):
@@ -263,9 +263,9 @@ def judge_log(text, expected=None, timed_out=None):
             if pattern.search(line):
                 verdict.problem(f'console: {label} (line {lineno}): {line.strip()}')
                 break
-    finished = any(line.strip() == DONE_MARKER for _, line in user)
+    finished = any(line.strip() == done for _, line in user)
     if not finished:
-        why = f'timeout after {timed_out} s' if timed_out else 'no "' + DONE_MARKER + '" line'
+        why = f'timeout after {timed_out} s' if timed_out else 'no "' + done + '" line'
         verdict.problem(f'guest did not finish ({why}: hang, crash or panic)')
     check_expected(verdict, expected)
     if verdict.passed == 0 and verdict.failed == 0:
@@ -593,6 +593,9 @@ def main():
     ap.add_argument('--tee-user', action='store_true',
                     help='copy only the guest\'s own lines (no kernel messages) to stdout')
     ap.add_argument('--parse', metavar='LOG', help='do not boot; judge an existing log')
+    ap.add_argument('--done', default=DONE_MARKER, metavar='LINE',
+                    help='the line that says the log is complete (default "%(default)s"; '
+                    'a kunit.py UML run ends with "reboot: System halted")')
     ap.add_argument('--icount', type=int, metavar='SHIFT',
                     help='TCG only: -icount shift=SHIFT (single-threaded, deterministic)')
     ap.add_argument('--tools', metavar='IMG',
@@ -643,7 +646,7 @@ def main():
 
     with open(log_path, 'rb') as f:
         text = f.read().decode('utf-8', 'replace')
-    v = judge_log(text, expected, timed_out)
+    v = judge_log(text, expected, timed_out, args.done)
     if args.write_expected:
         write_expected(v, args.write_expected)
     if args.verbose:

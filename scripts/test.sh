@@ -9,8 +9,9 @@
 # and the md/dm/NVMe devices of tests/guest/blkstack.sh), the profiler set
 # at boot (tests/guest/11-profile.sh), objtool on
 # both vmlinux.o (scripts/objtool-check.sh) and the CONFIG_MARKERS=n
-# kernel; at the end the marker format parser, fuzzed on the host
-# (scripts/fuzz.sh).  Every step prints KTAP (scripts/steps.sh), collected
+# kernel; with x86_64, the immediate values and markers KUnit suites in
+# User-Mode Linux (scripts/um-test.sh); at the end the marker format
+# parser, fuzzed on the host (scripts/fuzz.sh).  Every step prints KTAP (scripts/steps.sh), collected
 # in build/logs/test.ktap; the last line of all is its sum "N passed,
 # N failed[, N skipped]".  Exit 0 only if nothing failed.
 set -u
@@ -115,6 +116,9 @@ for arch in $archs; do
 	step "selftest-$arch" sh scripts/selftest.sh "$arch"
 	[ "$arch" = x86_64 ] && [ -z "${NO_NOMARKERS:-}" ] && nomarkers "$arch"
 done
+# With x86_64: the immediate values and markers KUnit suites in User-Mode
+# Linux, which patches x86 sites on the host CPU (scripts/um-test.sh).
+case " $archs " in *" x86_64 "*) step um sh scripts/um-test.sh ;; esac
 # The marker format parser, built for the host and fuzzed (FUZZ_SECONDS).
 step fuzz sh scripts/fuzz.sh
 total
