@@ -91,6 +91,15 @@ class ParserTest(unittest.TestCase):
         v = run.judge_log(DONE)
         self.assertTrue(self.problems(v, 'no test passed'))
 
+    def test_other_done_line(self):
+        # A kunit.py UML run (scripts/um-test.sh) ends with its own line;
+        # the guest's line does not end it, and a log without it fails.
+        halted = 'reboot: System halted'
+        doc = script_doc('s', ('a', 'ok'))
+        self.assertEqual(run.judge_log(doc + halted + '\n', done=halted).problems, [])
+        v = run.judge_log(doc + DONE, done=halted)
+        self.assertTrue(self.problems(v, 'no "reboot: System halted" line'))
+
 
 class ExpectedTest(unittest.TestCase):
     """The cases of tests/expected/: neither a skip nor a missing case can hide."""
