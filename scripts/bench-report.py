@@ -739,21 +739,18 @@ def real_cpu_verdict(runs):
     for v, label in [('baseline', 'baseline (raw)')] + REAL_CPU_VARIANTS:
         cells = [label]
         for state, mode in REAL_CPU_MODES:
-            h, b = hit.get((v, state, mode)), hit.get(('baseline', state, mode))
-            if not h or not b:
+            h = hit.get((v, state, mode))
+            if not h or h['net_median'] == '':
                 cells.append('')
             elif v == 'baseline':
                 cells.append(f'{h["median"]:g} ({h["min"]:g}, {h["p90"]:g})')
             else:
-                cells.append(f'{h["median"] - b["median"]:+g} ({h["min"]:g}, {h["p90"]:g})')
+                cells.append(f'{h["net_median"]:+g} ({h["min"]:g}, {h["p90"]:g})')
         rows.append(cells)
     n = hit.get(('mark_jump', 'disarmed', 'cold'), {}).get('samples', 0)
-
-    def net(v, state, mode):
-        h, b = hit.get((v, state, mode)), hit.get(('baseline', state, mode))
-        return h['median'] - b['median'] if h and b else None
-    cold = {v: net(v, 'disarmed', 'cold') for v, _ in REAL_CPU_VARIANTS}
-    hot = {v: net(v, 'disarmed', 'hot') for v, _ in REAL_CPU_VARIANTS}
+    # net_hits() has subtracted the baseline.
+    cold = {v: hit[(v, 'disarmed', 'cold')]['net_median'] for v, _ in REAL_CPU_VARIANTS}
+    hot = {v: hit[(v, 'disarmed', 'hot')]['net_median'] for v, _ in REAL_CPU_VARIANTS}
     out = [f'- Real-CPU cycles of the patched site (um: User-Mode Linux x86_64 with patched '
            f'immediate values, host TSC ticks, {n} hits per figure, median minus the '
            f'baseline\'s): disarmed with its data flushed (cold), trace_mark() '
