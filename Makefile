@@ -4,7 +4,7 @@
 SHELL := /bin/sh
 ARCHS ?= x86_64 i386 arm64 powerpc
 
-.PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-powerpc kernel-stock test stress demo \
+.PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-powerpc kernel-stock test um-generic stress demo \
 	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz objcheck clean
 
 all: test
@@ -35,6 +35,11 @@ kernel-stock: tree
 # every arch of $(ARCHS).  Last line: "N passed, N failed[, N skipped]".
 test:
 	sh scripts/test.sh $(ARCHS)
+
+# The KUnit suites in User-Mode Linux with generic immediate values under
+# markers (DISABLE_IMMEDIATE), a second UML build; not part of test.
+um-generic: tree
+	sh scripts/um-test.sh generic
 
 # Reliability runs (tests/README.md): the x86_64 debug kernel (lockdep,
 # KASAN, kmemleak, ...) with every test, a long storm on the test kernel,

@@ -8,18 +8,34 @@
 # test here needs it. The console goes to build/logs/um.log,
 # judged by scripts/run.py as a boot is: every case in
 # tests/expected/um.txt, no splat. Prints KTAP.
+#
+# scripts/um-test.sh generic: the same suites with DISABLE_IMMEDIATE,
+# markers on generic immediate values, which no kernel of make test
+# builds (its nomarkers kernel has both off): build/obj-um-generic,
+# build/logs/um-generic.log, tests/expected/um-generic.txt. A second UML
+# build, about 4 min from nothing: "make um-generic", not part of make test.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
+variant=${1:-}
+name=um obj=obj-um-test
+set --
+case $variant in
+'') ;;
+generic)
+	name=um-generic obj=obj-um-generic
+	set -- --kconfig_add CONFIG_EXPERT=y --kconfig_add CONFIG_DISABLE_IMMEDIATE=y ;;
+*) echo "um-test.sh: unknown variant $variant" >&2; exit 1 ;;
+esac
 mkdir -p build/logs
-log=build/logs/um.log
+log=build/logs/$name.log
 start=$(date +%s)
 python3 build/linux/tools/testing/kunit/kunit.py run --arch=um \
-	--build_dir="$top/build/obj-um-test" --kunitconfig="$top/build/linux/kernel" \
-	--kconfig_add CONFIG_DEBUG_FS=y \
+	--build_dir="$top/build/$obj" --kunitconfig="$top/build/linux/kernel" \
+	--kconfig_add CONFIG_DEBUG_FS=y "$@" \
 	--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO=n --jobs="$(nproc)" --timeout=600 \
 	--kernel_args=immediate_test_early=1234 --raw_output=all >"$log" 2>&1 ||
 	echo "um-test.sh: kunit.py failed, see $log"
 echo "um-test.sh: kunit.py took $(($(date +%s) - start)) s"
-exec python3 scripts/run.py --arch x86_64 --parse "$log" --expect tests/expected/um.txt \
+exec python3 scripts/run.py --arch x86_64 --parse "$log" --expect "tests/expected/$name.txt" \
 	--done 'reboot: System halted'
