@@ -278,7 +278,9 @@ class Expected:
 
     One line per case, "SUITE.CASE" (must pass) or "SUITE.CASE SKIP REASON"
     (may skip, for a reason that starts with REASON: e.g. a feature an arch
-    does not have); '#' starts a comment line.  A listed case that did not run, a must-pass
+    does not have); '#' starts a comment line.  "include FILE" reads the
+    cases of FILE (beside this one) there: a later line of a case replaces
+    an earlier one, so that a variant lists only what differs.  A listed case that did not run, a must-pass
     case that skipped, and any case not listed fail the run, so that
     neither a skip nor a vanished test can hide.  Write a first version
     from a log with --write-expected, then check every SKIP line.
@@ -287,14 +289,25 @@ class Expected:
     def __init__(self, path=None):
         self.path = path
         self.cases = {}           # path -> None (must pass) or skip reason
-        if not path:
-            return
+        if path:
+            self._read(path, [])
+
+    def _read(self, path, seen):
+        real = os.path.realpath(path)
+        if real in seen:
+            raise SystemExit(f'{path}: included from itself')
         with open(path) as f:
             for lineno, line in enumerate(f, 1):
                 line = line.strip()
                 if not line or line.startswith('#'):
                     continue
                 case, _, rest = line.partition(' ')
+                if case == 'include':
+                    if not rest.strip():
+                        raise SystemExit(f'{path}:{lineno}: "include FILE" expected')
+                    self._read(os.path.join(os.path.dirname(path), rest.strip()),
+                               seen + [real])
+                    continue
                 rest = rest.strip()
                 if rest and not rest.startswith('SKIP'):
                     raise SystemExit(f'{path}:{lineno}: "CASE" or "CASE SKIP REASON" expected')

@@ -165,6 +165,29 @@ class ExpectedTest(unittest.TestCase):
         self.assertEqual(run.Expected(out).cases, {'markers.a': None, 'markers.b': 'no NMI'})
         self.assertEqual(run.judge_log(log, run.Expected(out)).problems, [])
 
+    def test_include(self):
+        # A variant of a file: its own lines replace the included ones.
+        base = expected_file('markers.a\nmarkers.b\n')
+        variant = expected_file(f'include {os.path.basename(base.path)}\n'
+                                'markers.b SKIP generic\nmarkers.c\n')
+        self.assertEqual(variant.cases, {'markers.a': None, 'markers.b': 'generic',
+                                         'markers.c': None})
+        v = run.judge_log(script_doc('markers', ('a', 'ok'), ('b', 'generic values'),
+                                     ('c', 'ok')) + DONE, variant)
+        self.assertEqual(v.problems, [])
+        # The included file's must-pass cases still must pass.
+        v = run.judge_log(script_doc('markers', ('a', 'no tool'), ('b', 'ok'), ('c', 'ok'))
+                          + DONE, variant)
+        self.assertEqual(len(v.problems), 1)
+        self.assertIn('markers.a skipped (no tool) but must pass', v.problems[0])
+        with self.assertRaises(SystemExit):
+            expected_file('include\n')
+        loop = expected_file('markers.a\n')
+        with open(loop.path, 'a') as f:
+            f.write(f'include {os.path.basename(loop.path)}\n')
+        with self.assertRaises(SystemExit):
+            run.Expected(loop.path)
+
     def test_repository_expected_files_parse(self):
         d = os.path.join(TOP, 'tests', 'expected')
         for name in sorted(os.listdir(d)):
