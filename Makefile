@@ -5,7 +5,7 @@ SHELL := /bin/sh
 ARCHS ?= x86_64 i386 arm64 powerpc
 
 .PHONY: all setup tree kernel kernel-i386 kernel-arm64 kernel-powerpc kernel-stock test um-generic stress demo \
-	bench bench-report checkpatch format-patches reset-tree bisect-check fuzz objcheck clean
+	bench bench-report profile checkpatch format-patches reset-tree bisect-check fuzz objcheck clean
 
 all: test
 
@@ -55,6 +55,12 @@ demo: kernel
 	sh tests/mkinitramfs.sh x86_64 build/obj-x86_64 build/initramfs-x86_64.cpio.gz
 	python3 scripts/run.py --arch x86_64 --name demo --append "harness.only=demo kunit.enable=0" \
 		--expect tests/expected/demo.txt --tee-user
+
+# One null_blk read, function by function, and its modelled L1 cache
+# misses, on the test, nomarkers and stock kernels (QEMU plugins built from
+# Debian's qemu source): bench/results/profile.txt.  Not part of test.
+profile: tree
+	sh scripts/profile.sh
 
 # The markers benchmark: build, boot (QEMU icount and TCG, User-Mode Linux),
 # write bench/results/ and the figures of bench/README.md.  Not part of test.

@@ -10,7 +10,7 @@ pkgs="build-essential bc bison flex libelf-dev libssl-dev perl git xz-utils
       bpftrace linux-perf e2fsprogs gcc-i686-linux-gnu libc6-dev-i386-cross
       libc6-dev-arm64-cross ccache gcc-powerpc64le-linux-gnu
       libc6-dev-ppc64el-cross qemu-system-ppc
-      linux-config-6.12 dmsetup mdadm"
+      linux-config-6.12 dmsetup mdadm libglib2.0-dev"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||

@@ -78,6 +78,18 @@ sites() {
 	[ "$_n" -gt 0 ]
 }
 
+# harness.macro_ios=N (make profile, scripts/profile.sh): only N reads of
+# null_blk, under a QEMU plugin that counts; two boots with different N
+# give what one read costs, each function apart.
+ios=$(harness_arg macro_ios || true)
+if [ -n "$ios" ]; then
+	ktap_begin macro 2
+	ktap_check null_blk modprobe null_blk nr_devices=1 gb=1 irqmode=0
+	ktap_check_shown "read_$ios" percall read 1 "$ios" /dev/nullb0
+	ktap_end
+	exit 0
+fi
+
 n=7
 [ -e $T/marker_events ] && n=9
 ktap_begin macro $n
