@@ -25,9 +25,9 @@ calls() {
 # tracefs_switch GROUP 1|0: enable or disable a group of marker events,
 # and print its counts.
 tracefs_switch() {
-	_c0=$(calls) _b0=$(immediate_stat batches) _s0=$(immediate_stat sites) _t0=$(nsnow)
+	_c0=$(calls) _b0=$(immediate_stat batches) _s0=$(immediate_stat sites) _t0=$(percall now)
 	echo "$2" >"$T/events/$1/enable" || return 1
-	_t1=$(nsnow) _c1=$(calls) _b1=$(immediate_stat batches) _s1=$(immediate_stat sites)
+	_t1=$(percall now) _c1=$(calls) _b1=$(immediate_stat batches) _s1=$(immediate_stat sites)
 	_op=disable
 	[ "$2" = 1 ] && _op=enable
 	_b=$((${_b1:-0} - ${_b0:-0})) _s=$((${_s1:-0} - ${_s0:-0}))

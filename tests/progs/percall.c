@@ -2,6 +2,8 @@
 /*
  * percall OP REPS N [DEV]: what one call of OP costs on the guest clock,
  * for make bench's macro run (tests/guest/macro.sh).
+ * percall now: CLOCK_MONOTONIC in nanoseconds, for guest scripts that
+ * time a tracefs write (busybox's date has no %N).
  *
  *   yield   sched_yield(): the task is alone on its CPU, so each call
  *           goes through __schedule() and picks the same task again
@@ -59,8 +61,12 @@ int main(int argc, char **argv)
 	int fd = -1, op;
 	const char *name;
 
+	if (argc == 2 && !strcmp(argv[1], "now")) {
+		printf("%lld\n", now());
+		return 0;
+	}
 	if (argc < 4) {
-		fprintf(stderr, "usage: percall yield|read|write REPS N [DEV]\n");
+		fprintf(stderr, "usage: percall yield|read|write REPS N [DEV] | percall now\n");
 		return 2;
 	}
 	name = argv[1];
