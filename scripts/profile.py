@@ -9,12 +9,14 @@ that kernel): (count at HI - count at LO) / (HI - LO) instructions per
 read; the same difference of the cache model's totals.  The first kernel
 is compared with each other one, function by function; a function
 present in one kernel only is compared with 0.  Writes
-bench/results/profile.txt and prints it.
+bench/results/profile.txt and prints it; with --annotate FUNC, prints
+FUNC of each kernel instruction by instruction instead.
 """
 import argparse
 import bisect
 import os
 import re
+import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -47,6 +49,36 @@ def per_function(kernel, n, addrs, names):
     return funcs
 
 
+def per_insn(kernel, n):
+    """{address: times executed} of one pccount boot."""
+    with open(os.path.join(LOGS, f'profile-{kernel}-pccount-{n}.counts')) as f:
+        return {int(a, 16): int(c) for a, c in (line.split() for line in f)}
+
+
+def annotate(kernel, func, lo, hi):
+    """FUNC's disassembly in KERNEL's vmlinux, each instruction with the
+    times it ran per read (blank: not in the difference)."""
+    obj = os.path.join(TOP, 'build', 'obj-x86_64' + ('' if kernel == 'series' else f'-{kernel}'))
+    addrs, names = symbols(kernel)
+    if func not in names:
+        return [f'{kernel}: no {func}']
+    i = names.index(func)
+    start, stop = addrs[i], addrs[i + 1]
+    a, b = per_insn(kernel, lo), per_insn(kernel, hi)
+    text = subprocess.run(['objdump', '-d', '--no-show-raw-insn', f'--start-address={start:#x}',
+                           f'--stop-address={stop:#x}', os.path.join(obj, 'vmlinux')],
+                          check=True, capture_output=True, text=True).stdout
+    out = [f'{kernel}: {func}, times each instruction ran per read']
+    for line in text.splitlines():
+        m = re.match(r'^\s*([0-9a-f]+):\s+(.*)$', line)
+        if not m:
+            continue
+        addr = int(m.group(1), 16)
+        per = (b.get(addr, 0) - a.get(addr, 0)) / (hi - lo)
+        out.append(f'{per:8.2f}  {m.group(2)}' if per else f'{"":8}  {m.group(2)}')
+    return out
+
+
 def cache_totals(kernel, n):
     """(L1 data accesses, misses, L1 insn accesses, misses) of one boot."""
     path = os.path.join(LOGS, f'profile-{kernel}-cache-{n}.plugin')
@@ -62,9 +94,16 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--lo', type=int, required=True)
     ap.add_argument('--hi', type=int, required=True)
+    ap.add_argument('--annotate', metavar='FUNC', action='append', default=[],
+                    help='also print FUNC instruction by instruction, per kernel')
     ap.add_argument('kernels', nargs='+')
     args = ap.parse_args()
     span = args.hi - args.lo
+    if args.annotate:
+        for func in args.annotate:
+            for k in args.kernels:
+                print('\n'.join(annotate(k, func, args.lo, args.hi)) + '\n')
+        return
 
     per_read, cache = {}, {}
     for k in args.kernels:

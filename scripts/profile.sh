@@ -18,7 +18,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 lo=${PROFILE_LO:-1000}
-hi=${PROFILE_HI:-5000}
+hi=${PROFILE_HI:-41000}
 kernels=${PROFILE_KERNELS:-series nomarkers stock}
 plugins=$top/build/plugins
 logs=$top/build/logs
