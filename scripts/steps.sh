@@ -21,6 +21,13 @@ steps_begin() {
 	steps_run=$1
 	steps_ktap=$top/build/logs/$1.ktap
 	mkdir -p "$top/build/logs"
+	# Two runs of one name would add their steps to one file, and both
+	# totals would be wrong: the second waits for nothing, it stops.
+	exec 9>"$top/build/logs/$1.lock"
+	if ! flock -n 9; then
+		echo "steps.sh: another $1 run is in progress (build/logs/$1.lock)" >&2
+		exit 1
+	fi
 	: >"$steps_ktap"
 }
 
