@@ -36,23 +36,20 @@ def symbols(kernel):
     return [a for a, _ in syms], [n for _, n in syms]
 
 
-def per_function(kernel, n, addrs, names):
-    """{function: instructions executed} of one pccount boot."""
-    path = os.path.join(LOGS, f'profile-{kernel}-pccount-{n}.counts')
-    funcs = {}
-    with open(path) as f:
-        for line in f:
-            addr, count = line.split()
-            i = bisect.bisect_right(addrs, int(addr, 16)) - 1
-            name = names[i] if i >= 0 else '?'
-            funcs[name] = funcs.get(name, 0) + int(count)
-    return funcs
-
-
 def per_insn(kernel, n):
     """{address: times executed} of one pccount boot."""
     with open(os.path.join(LOGS, f'profile-{kernel}-pccount-{n}.counts')) as f:
         return {int(a, 16): int(c) for a, c in (line.split() for line in f)}
+
+
+def per_function(kernel, n, addrs, names):
+    """{function: instructions executed} of one pccount boot."""
+    funcs = {}
+    for addr, count in per_insn(kernel, n).items():
+        i = bisect.bisect_right(addrs, addr) - 1
+        name = names[i] if i >= 0 else '?'
+        funcs[name] = funcs.get(name, 0) + count
+    return funcs
 
 
 def annotate(kernel, func, lo, hi):
