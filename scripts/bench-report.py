@@ -296,6 +296,7 @@ def site_sizes(arch, objdir):
                 if any(k.startswith(p) for p in data)) / sum(sizes_)
         rows.append(dict(arch=arch, impl=impl, code_bytes=round(per_site_code, 1),
                          table_bytes=round(table, 1), data_bytes=round(d, 1),
+                         sites=total_sites, named_sites=sum(sizes_),
                          tables='+'.join(t for t in tables if secs.get(t))))
     return rows
 
@@ -1068,13 +1069,14 @@ def main():
                        r['net_hot_loads'], r['net_ool_bytes']]
                       for r in size_rows if r['variant'] != 'baseline'])]
     if site_rows:
-        md += ['', '### Bytes per site at scale (lib/marker_bench_sites.o, 21111 sites '
+        n, named = site_rows[0]['sites'], site_rows[0]['named_sites']
+        md += ['', f'### Bytes per site at scale (lib/marker_bench_sites.o, {n} sites '
                'each)', '',
                'code: size of the functions holding the 10000 sites of one name / 10000 (their '
                'entries and returns included, 6 bytes per 100 sites); tables: the sections '
-               'named / the 21111 sites of the object (11111 of the MARKER_BENCH_SIZES names, '
-               '10000 of the batch names); data: the struct __mark_marker of the 11111 sites '
-               '/ 11111 (a format is a string literal, merged with its copies).',
+               f'named / the {n} sites of the object ({named} of the MARKER_BENCH_SIZES names, '
+               f'{n - named} of the batch names); data: the struct __mark_marker of the {named} '
+               f'sites / {named} (a format is a string literal, merged with its copies).',
                '', table(['arch', 'impl', 'code', 'tables', 'data', 'sections'],
                          [[r['arch'], r['impl'], r['code_bytes'], r['table_bytes'],
                            r['data_bytes'], r['tables']] for r in site_rows])]
