@@ -284,6 +284,16 @@ def site_sizes(arch, objdir):
         # every function of the sites of size n: prefix_n_I (and .cold parts)
         return sum(sum(v) for k, v in syms.items() if k.startswith(f'{prefix}_{n}_'))
 
+    # The data of one name, shared by its sites: a struct __mark_marker (in
+    # the object), a struct tracepoint (in lib/marker_bench.o).
+    per_name = {}
+    tp_obj = os.path.join(objdir, 'lib', 'marker_bench.o')
+    for impl, path, sym in (('marker', obj, '__mark_marker_bench_sites_'),
+                            ('tracepoint', tp_obj, '__tracepoint_marker_bench_sites_')):
+        if os.path.exists(path):
+            sz = [int(p[1], 16) for p in (l.split() for l in sh('nm', '-S', path).splitlines())
+                  if len(p) == 4 and p[3].startswith(sym)]
+            per_name[impl] = round(sum(sz) / len(sz), 1) if sz else ''
     rows = []
     for impl, prefix, tables, data in [
             ('marker', 'bench_marks', ['__markers_ptrs', '__immediate', '__immediate_jump'],
@@ -296,6 +306,7 @@ def site_sizes(arch, objdir):
                 if any(k.startswith(p) for p in data)) / sum(sizes_)
         rows.append(dict(arch=arch, impl=impl, code_bytes=round(per_site_code, 1),
                          table_bytes=round(table, 1), data_bytes=round(d, 1),
+                         name_bytes=per_name.get(impl, ''),
                          sites=total_sites, named_sites=sum(sizes_),
                          tables='+'.join(t for t in tables if secs.get(t))))
     return rows
@@ -1007,7 +1018,7 @@ def main():
                                        'ool_bytes', 'net_hot_insns', 'net_hot_bytes',
                                        'net_hot_loads', 'net_ool_bytes'])
     write_csv('sites.csv', site_rows, ['arch', 'impl', 'code_bytes', 'table_bytes',
-                                       'data_bytes', 'tables'])
+                                       'data_bytes', 'name_bytes', 'tables'])
     have_plot = plot(runs, summary, os.path.join(OUT, 'bench.png'))
 
     md = [f'Report written by scripts/bench-report.py at project commit {commit}{dirty}; '
@@ -1075,11 +1086,15 @@ def main():
                'code: size of the functions holding the 10000 sites of one name / 10000 (their '
                'entries and returns included, 6 bytes per 100 sites); tables: the sections '
                f'named / the {n} sites of the object ({named} of the MARKER_BENCH_SIZES names, '
-               f'{n - named} of the batch names); data: the struct __mark_marker of the {named} '
-               f'sites / {named} (a format is a string literal, merged with its copies).',
-               '', table(['arch', 'impl', 'code', 'tables', 'data', 'sections'],
+               f'{n - named} of the batch names); data: what the object holds for the names of '
+               f'the {named} sites / {named}: the sites of a marker name in one file share one '
+               'struct __mark_marker, as the call sites of a tracepoint share its struct '
+               'tracepoint (defined in lib/marker_bench.o, not counted). "per name": the size '
+               'of one such structure. A format is a string literal, merged with its copies.',
+               '', table(['arch', 'impl', 'code', 'tables', 'data', 'per name', 'sections'],
                          [[r['arch'], r['impl'], r['code_bytes'], r['table_bytes'],
-                           r['data_bytes'], r['tables']] for r in site_rows])]
+                           r['data_bytes'], r.get('name_bytes', ''), r['tables']]
+                          for r in site_rows])]
     if eb_text:
         md += ['', '### Bytes per instrumentation point', '', eb_text]
     if mac_text:

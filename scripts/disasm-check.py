@@ -114,6 +114,18 @@ class Elf:
         fmt = '<' + ('Q' if self.is64 else 'I') * count
         return struct.unpack(fmt, self.read(addr, count * self.ptr))
 
+    def immediates(self, start, stop):
+        """The struct __immediate entries in [start, stop) as (var, code,
+        target, info), their relative addresses made absolute: s32 code and
+        target (0: none), then a long var and info."""
+        bits = 8 * self.ptr
+        for pos in range(start, stop, 8 + 2 * self.ptr):
+            code, target = struct.unpack('<ii', self.read(pos, 8))
+            var, info = self.words(pos + 8, 2)
+            var -= (var >> (bits - 1)) << bits
+            yield ((pos + 8 + var) % (1 << bits), (pos + code) % (1 << bits),
+                   (pos + 4 + target) % (1 << bits) if target else 0, info)
+
 
 def vmlinux_symbols(path):
     """-> (markers {addr: (name, size)}, sorted functions [(addr, size, name)],
@@ -153,8 +165,7 @@ def marker_sites(path, pattern):
     start, stop = named['__start___immediate'], named['__stop___immediate']
     faddrs = [f[0] for f in funcs]
     sites = []
-    for pos in range(start, stop, 4 * elf.ptr):
-        var, code, target, info = elf.words(pos, 4)
+    for var, code, target, info in elf.immediates(start, stop):
         if var in wanted:
             sites.append((wanted[var], code, target,
                           funcs[bisect.bisect_right(faddrs, code) - 1]))
@@ -218,8 +229,7 @@ def check_immediate_reader(path, var, func, ok):
         return
     start, stop = named['__start___immediate'], named['__stop___immediate']
     sites = []
-    for pos in range(start, stop, 4 * elf.ptr):
-        v, code, target, info = elf.words(pos, 4)
+    for v, code, target, info in elf.immediates(start, stop):
         if v == addr:
             sites.append((code, (info >> 16) & 0xff, target))
     mine = [(c, t) for c, t, _ in sites if where[0] <= c < where[0] + where[1]]
@@ -388,14 +398,16 @@ def symbols(path):
 def jump_sites(path):
     """Offsets in .text that immediate_if() entries name as their code:
     x86 keeps them in __immediate_jump (for objtool), arm64 in __immediate
-    with the other sites (struct __immediate: var, code, target, info)."""
+    with the other sites (struct __immediate: s32 code and target, relative,
+    then var and info, two longs)."""
     if is_arm64() or is_ppc():
         return arm64_jump_sites(path)
     out = objdump("-r", "-j", "__immediate_jump", path)
+    esize = 24 if ARCH["name"] == "x86_64" else 16
     words = []
     for line in out.splitlines():
         m = re.match(r"^([0-9a-f]+)\s+(R_\S+)\s+(\S+)$", line)
-        if m:
+        if m and int(m.group(1), 16) % esize == 0:
             words.append((int(m.group(1), 16), m.group(3)))
     # i386 objects use REL relocations: the addend is in the section data.
     data = {}
@@ -427,11 +439,11 @@ def arm64_jump_sites(path):
             data[off:off + len(raw)] = raw
     sites = set()
     for line in objdump("-r", "-j", "__immediate", path).splitlines():
-        m = re.match(r"^([0-9a-f]+)\s+R_(?:AARCH64_ABS64|PPC64_ADDR64)\s+\.text(?:\+0x([0-9a-f]+))?$", line)
-        if not m or int(m.group(1), 16) % 32 != 8:
+        m = re.match(r"^([0-9a-f]+)\s+R_(?:AARCH64_PREL32|PPC64_REL32)\s+\.text(?:\+0x([0-9a-f]+))?$", line)
+        if not m or int(m.group(1), 16) % 24 != 0:
             continue
-        entry = int(m.group(1), 16) - 8
-        info = int.from_bytes(data[entry + 24:entry + 32], "little")
+        entry = int(m.group(1), 16)
+        info = int.from_bytes(data[entry + 16:entry + 24], "little")
         if (info >> 16) & 0xff == 2:
             sites.add(int(m.group(2) or "0", 16))
     return sites

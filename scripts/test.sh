@@ -4,7 +4,7 @@
 # arm64 and powerpc by default: setup, tree, build, boot + tests (scripts/run.py),
 # harness self-tests (scripts/selftest.sh), the disassembly check
 # (scripts/disasm-check.py: test objects and the block markers in
-# vmlinux); on x86_64 also the blktrace comparisons with the unpatched
+# vmlinux), a module that must not build (scripts/buildfail.sh); on x86_64 also the blktrace comparisons with the unpatched
 # kernel (scripts/stock.sh, scripts/blkcmp.py: tests/guest/30-blktrace.sh
 # and the md/dm/NVMe devices of tests/guest/blkstack.sh), the profiler set
 # at boot (tests/guest/11-profile.sh), objtool on
@@ -105,6 +105,8 @@ for arch in $archs; do
 		continue
 	fi
 	step "disasm-$arch" python3 scripts/disasm-check.py "$arch"
+	# A marker name with two formats in one file must not build.
+	step "buildfail-$arch" sh scripts/buildfail.sh "$arch"
 	step "$arch" python3 scripts/run.py --arch "$arch"
 	# perf and bpftrace on marker events, from the tools image.
 	step "tools-$arch" python3 scripts/run.py --arch "$arch" --name "$arch-tools" \

@@ -118,11 +118,13 @@ probe_loop() {
 }
 
 # Each read of the list is one snapshot: all of mstress_site's markers or
-# none of them.
+# none of them. A marker has a line per live site (or one, site=-), and
+# the sites in its init text go when its init returns: count the names,
+# one per marker of its single source file.
 reader_loop() {
 	n=0 bad=0
 	while [ -e $tmp/run ]; do
-		k=$(grep -c ' module=mstress_site ' $list)
+		k=$(grep ' module=mstress_site ' $list | cut -d' ' -f1 | sort -u | wc -l)
 		[ "$k" = 0 ] || [ "$k" = "$markers" ] || { bad=$((bad + 1)); echo "read $k of $markers mstress_site markers" >> $tmp/errors; }
 		n=$((n + 1))
 		: > "$tmp/up_reader_$1"

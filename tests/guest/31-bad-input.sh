@@ -33,7 +33,7 @@ c() {
 kmsg_mark
 new_dmesg() { kmsg_since; }
 
-LINE_RE='^[A-Za-z0-9_]+ state=[01] probes=[0-9]+ module=[A-Za-z0-9_]+ site=[^ ]+@[^ ]+:[0-9]+ format=".*"$'
+LINE_RE='^[A-Za-z0-9_]+ state=[01] probes=[0-9]+ module=[A-Za-z0-9_]+ site=[^ ]+ format=".*"$'
 
 # list_wellformed [ID]: every line of a read of the list is well-formed,
 # and there is at least one (ID: a file name of its own per reader).

@@ -45,7 +45,7 @@ static int window_notify(struct notifier_block *nb, unsigned long val,
 		result = -ENOENT;
 		return NOTIFY_DONE;
 	}
-	window_kp.addr = (kprobe_opcode_t *)mod->immediate[0].code;
+	window_kp.addr = (kprobe_opcode_t *)immediate_code(&mod->immediate[0]);
 	result = register_kprobe(&window_kp);
 	if (!result)
 		unregister_kprobe(&window_kp);

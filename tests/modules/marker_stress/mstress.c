@@ -1007,8 +1007,8 @@ static void mstress_collect_site(const struct __immediate *e, void *arg)
 	struct mstress_sites *s = arg;
 
 	if (s->nr < ARRAY_SIZE(s->addr) &&
-	    within_module(e->code, THIS_MODULE))
-		s->addr[s->nr++] = e->code;
+	    within_module(immediate_code(e), THIS_MODULE))
+		s->addr[s->nr++] = immediate_code(e);
 }
 
 /* The sites of this module's markers and immediate variables. */

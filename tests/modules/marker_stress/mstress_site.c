@@ -113,7 +113,7 @@ static void check_site(const struct __immediate *e, void *arg)
 {
 	struct site_check *c = arg;
 
-	if (!within_module(e->code, THIS_MODULE))
+	if (!within_module(immediate_code(e), THIS_MODULE))
 		return;
 	if (immediate_type(e) == IMMEDIATE_JUMP) {
 		c->jump++;
