@@ -138,7 +138,7 @@ def vmlinux_symbols(path):
         if len(w) == 4:
             addr, size, kind, name = int(w[0], 16), int(w[1], 16), w[2], w[3]
             named.setdefault(name, addr)
-            if name.startswith('__mark_') and kind in 'dDbB':
+            if name.startswith('__mark_data_') and kind in 'dDbB':
                 markers[addr] = (name, size)
             elif kind in 'tT':
                 funcs.append((addr, size, name))
@@ -159,7 +159,7 @@ def marker_sites(path, pattern):
     state_off = 3 * elf.ptr
     wanted = {}
     for addr, (sym, size) in markers.items():
-        name = re.sub(r'\.\d+$', '', sym[len('__mark_'):])
+        name = sym[len('__mark_data_'):]
         if pattern.search(name):
             wanted[addr + state_off] = (name, sym)
     start, stop = named['__start___immediate'], named['__stop___immediate']
@@ -173,9 +173,9 @@ def marker_sites(path, pattern):
 
 
 def check_vmlinux(path, pattern, ok):
-    """Every marker whose name matches pattern (the static struct
-    __mark_marker of each trace_mark(), named __mark_NAME.N by the
-    compiler) has immediate_if() sites in the __immediate table, each a
+    """Every marker whose name matches pattern (the struct __mark_marker
+    that the trace_mark() sites of a name in one source file share,
+    __mark_data_NAME) has immediate_if() sites in the __immediate table, each a
     5-byte NOP in the image, and no instruction of the function holding the
     site refers to the marker's state (a load and test of it would)."""
     elf, markers, named, wanted, sites = marker_sites(path, pattern)

@@ -100,7 +100,7 @@ eq probe_first_registered "register_ret=0 attach_ret=0 mismatch_ret=0 other_ret=
 	params register_ret attach_ret mismatch_ret other_ret
 c probe_first_insmod_site load_site
 eq probe_first_init_marker_live 1 p init_count
-c probe_first_mismatch_notice in_dmesg 'marker marker_site_mismatch in marker_site (__mark_marker_site_mismatch'
+c probe_first_mismatch_notice in_dmesg 'marker marker_site_mismatch in marker_site (__mark_data_marker_site_mismatch'
 eq probe_first_list_armed 2 lines marker_site_event "$armed2"
 eq probe_first_list_mismatch_disarmed 1 lines marker_site_mismatch "$disarmed"
 eq probe_first_list_noargs 1 lines marker_site_noargs "state=1 probes=1 module=marker_site "
