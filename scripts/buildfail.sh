@@ -17,18 +17,8 @@ cross=$(arch_field "$arch" cross) || exit 1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 trap 'exit 143' INT TERM
-n=0 pass=0 fail=0
-
-result() {
-	n=$((n + 1))
-	if [ "$2" = 0 ]; then
-		pass=$((pass + 1))
-		echo "ok $n $1"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n $1"
-	fi
-}
+# shellcheck disable=SC1091 # tests/guest/ktap.sh is checked on its own
+. "$top/tests/guest/ktap.sh"
 
 # build NAME CFLAGS: build the module in a fresh copy; output in $work/NAME.log
 build() {
@@ -38,20 +28,21 @@ build() {
 		BUILDFAIL_CFLAGS="$2" modules >"$work/$1.log" 2>&1
 }
 
-echo "KTAP version 1"
-echo "# Suite: buildfail_$arch"
-echo "1..2"
+ktap_begin "buildfail_$arch" 2
 if [ ! -f "$obj/Module.symvers" ]; then
-	echo "# no kernel built in ${obj#"$top"/}"
-	result one_format_builds 1
-	result two_formats_fail 1
-	echo "$pass passed, $fail failed"
+	ktap_fail one_format_builds "no kernel built in ${obj#"$top"/}"
+	ktap_fail two_formats_fail "no kernel built in ${obj#"$top"/}"
+	ktap_summary
 	exit 1
 fi
 build one ""
 rc=$?
 sed 's/^/# /' "$work/one.log"
-result one_format_builds $rc
+if [ $rc = 0 ]; then
+	ktap_ok one_format_builds
+else
+	ktap_fail one_format_builds "the build failed (rc $rc)"
+fi
 build two -DTWO_FORMATS
 rc=$?
 sed 's/^/# /' "$work/two.log"
@@ -60,10 +51,8 @@ sed 's/^/# /' "$work/two.log"
 if [ $rc != 0 ] && grep -q -e "marker buildfail_two_formats has two formats in this file" \
 	-e "non-constant expression in \".if\" statement" "$work/two.log" &&
 	! grep -q "error:" "$work/two.log"; then
-	result two_formats_fail 0
+	ktap_ok two_formats_fail
 else
-	echo "# the build did not fail at the marker (rc $rc)"
-	result two_formats_fail 1
+	ktap_fail two_formats_fail "the build did not fail at the marker (rc $rc)"
 fi
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_summary

@@ -16,19 +16,17 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 143' INT TERM
 arch=i386
 pkg=busybox-static
-n=0 pass=0 fail=0
+# shellcheck disable=SC1091 # tests/guest/ktap.sh is checked on its own
+. "$top/tests/guest/ktap.sh"
 
+# result ok|fail NAME [WHY]: a failure shows WHY and the output of debs.sh
 result() {
-	n=$((n + 1))
 	if [ "$1" = ok ]; then
-		pass=$((pass + 1))
-		echo "ok $n $2"
-	else
-		fail=$((fail + 1))
-		echo "# $2: $3"
-		sed 's/^/#   /' "$tmp/out"
-		echo "not ok $n $2"
+		ktap_ok "$2"
+		return
 	fi
+	sed 's/^/#   /' "$tmp/out"
+	ktap_fail "$2" "$3"
 }
 
 # fetch PARTS: run debs.sh with source parts PARTS; output in $tmp/out.
@@ -47,9 +45,7 @@ bad="deb [trusted=yes] http://127.0.0.1:9/debian bookworm main"
 echo "$bad" >"$tmp/good+bad/unreachable.list"
 echo "$bad" >"$tmp/bad/unreachable.list"
 
-echo "KTAP version 1"
-echo "# Suite: debs_fetch"
-echo "1..4"
+ktap_begin debs_fetch 4
 
 if fetch "$tmp/good+bad" "$pkg" && [ -x "$tmp/root/bin/busybox" ] &&
 	grep -q '127.0.0.1:9' "$tmp/out"; then
@@ -80,6 +76,5 @@ else
 	result fail missing_package_error "no clear error for an unknown package"
 fi
 
-echo "# debs_fetch: pass:$pass fail:$fail"
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+ktap_end
+ktap_summary

@@ -17,15 +17,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 src=$top/build/linux/kernel/trace
 out=$top/build/fuzz
 secs=${FUZZ_SECONDS:-60}
-pass=0 fail=0
+# shellcheck disable=SC1091 # tests/guest/ktap.sh is checked on its own
+. "$top/tests/guest/ktap.sh"
 # ok TEXT / ko TEXT: a KTAP result named by TEXT up to its first ':' or
 # '(', with TEXT as its diagnostic; summary: the plan, at the end.
 name() { echo "$1" | sed 's/[:(].*//; s/[^A-Za-z0-9]\{1,\}/_/g; s/_$//'; }
-ok() { pass=$((pass + 1)); echo "# $*"; echo "ok $((pass + fail)) $(name "$*")"; }
-ko() { fail=$((fail + 1)); echo "# $*"; echo "not ok $((pass + fail)) $(name "$*")"; }
-summary() { echo "1..$((pass + fail))"; echo "$pass passed, $fail failed"; [ $fail = 0 ]; exit; }
-echo "KTAP version 1"
-echo "# Suite: fuzz"
+ok() { ktap_diag "$*"; ktap_ok "$(name "$*")"; }
+ko() { ktap_diag "$*"; ktap_fail "$(name "$*")"; }
+summary() { ktap_summary; exit; }
+ktap_begin fuzz
 
 [ -f "$src/trace_markers_fmt.c" ] || { ko "no $src/trace_markers_fmt.c (make tree)"; summary; }
 rm -rf "$out"

@@ -18,20 +18,14 @@ arch=${1:?usage: selftest.sh ARCH}
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 trap 'exit 143' INT TERM
-n=0 pass=0 fail=0
+# shellcheck disable=SC1091 # tests/guest/ktap.sh is checked on its own
+. "$top/tests/guest/ktap.sh"
 
 # result NAME COND...: one KTAP line; COND is a command (usually a grep on $out)
 result() {
 	name=$1
 	shift
-	n=$((n + 1))
-	if "$@"; then
-		pass=$((pass + 1))
-		echo "ok $n $name"
-	else
-		fail=$((fail + 1))
-		echo "not ok $n $name"
-	fi
+	if "$@"; then ktap_ok "$name"; else ktap_fail "$name"; fi
 }
 # run_rc CMD...: run CMD with its output in $out (shown as "#   " lines), set rc
 run_rc() {
@@ -41,9 +35,7 @@ run_rc() {
 }
 has() { grep -q -- "$1" "$out"; }
 
-echo "KTAP version 1"
-echo "# Suite: selftest_$arch"
-echo "1..3"
+ktap_begin "selftest_$arch" 3
 
 # Boots with an injected fault.
 only=harness.only=harness
@@ -65,5 +57,4 @@ result boot_hang_detected eval 'test $rc != 0 &&
 	has "^FAIL: guest did not finish (timeout" &&
 	grep -q "harness: selftest=hang: sleeping forever" "$top/build/logs/$arch-selftest-hang.log"'
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+ktap_summary

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # KTAP helpers for guest test scripts (POSIX sh, sourced: . /tests/ktap.sh).
 #
-#   ktap_begin SUITE N        print the document header and the plan 1..N
+#   ktap_begin SUITE [N]      print the document header and the plan 1..N
+#                             (without N, ktap_summary prints it at the end)
 #   ktap_ok NAME              result: pass
 #   ktap_fail NAME [WHY]      result: fail (WHY becomes a "# " diagnostic)
 #   ktap_skip NAME REASON     result: skip ("ok N NAME # SKIP REASON")
@@ -10,6 +11,10 @@
 #   ktap_check_shown NAME CMD...  the same, showing the output either way
 #   ktap_diag TEXT            a "# TEXT" diagnostic line
 #   ktap_end                  print a "# SUITE: pass:.. fail:.. skip:.." line
+#   ktap_summary              end a host script (scripts/*.sh): the plan if
+#                             ktap_begin had none, "N passed, N failed[, N
+#                             skipped]", a planned case that never reported
+#                             counted as failed; returns 0 if none failed
 #   kmsg_mark                 remember this point of the kernel log
 #   kmsg_since                print the kernel log written since kmsg_mark
 #
@@ -28,13 +33,15 @@ ktap_pass=0
 ktap_failed=0
 ktap_skipped=0
 ktap_suite=
+ktap_plan=
 
 ktap_begin() {
 	ktap_suite=$1
+	ktap_plan=${2-}
 	ktap_n=0 ktap_pass=0 ktap_failed=0 ktap_skipped=0
 	printf 'KTAP version 1\n'
 	printf '# Suite: %s\n' "$1"
-	printf '1..%s\n' "$2"
+	[ -z "$ktap_plan" ] || printf '1..%s\n' "$ktap_plan"
 }
 
 ktap_diag() {
@@ -83,6 +90,19 @@ ktap_check_shown() {
 ktap_end() {
 	printf '# %s: pass:%d fail:%d skip:%d total:%d\n' "$ktap_suite" \
 		"$ktap_pass" "$ktap_failed" "$ktap_skipped" "$ktap_n"
+}
+
+ktap_summary() {
+	if [ -z "$ktap_plan" ]; then
+		printf '1..%d\n' "$ktap_n"
+	elif [ "$ktap_n" -lt "$ktap_plan" ]; then
+		ktap_diag "$ktap_n of $ktap_plan planned cases reported"
+		ktap_failed=$((ktap_failed + ktap_plan - ktap_n))
+	fi
+	printf '%d passed, %d failed' "$ktap_pass" "$ktap_failed"
+	[ "$ktap_skipped" = 0 ] || printf ', %d skipped' "$ktap_skipped"
+	printf '\n'
+	[ "$ktap_failed" = 0 ]
 }
 
 # harness_arg NAME: value of harness.NAME=... on the kernel command line.
