@@ -48,17 +48,34 @@ start_blktrace() {
 		_w=$((_w + 1))
 	done
 	[ "$(cat /sys/block/nullb0/trace/enable)" = 1 ] || { cat $work.out; return 1; }
+	# The enable file reads 1 from BLKTRACESETUP on, and blktrace starts
+	# tracing (BLKTRACESTART) later: sentinel reads, as blkev.sh's, which
+	# traced() finds in the trace before the timed I/O.
+	_i=0
+	while [ $_i -lt 8 ]; do
+		ddq if=/dev/nullb0 of=/dev/null bs=4k count=1 skip=$sentinel_blk iflag=direct
+		sleep 0.2
+		_i=$((_i + 1))
+	done
 }
 
 # traced STOP-RC: blktrace stopped on SIGINT (stop_blktrace in this
-# shell, its parent, not in a command substitution) and recorded the
-# I/Os: its per-CPU file is not empty.
+# shell, its parent, not in a command substitution), had started before
+# the last sentinel, and lost nothing: each timed I/O was queued (Q) and
+# completed (C) in the trace after it.
 traced() {
 	cat $work.out $work.stop
 	[ "$1" = 0 ] || return 1
 	_bytes=$(cat $work/nullb0.blktrace.* | wc -c)
 	echo "blktrace wrote $_bytes bytes"
-	[ "$_bytes" -gt 0 ]
+	blkev_events $work nullb0
+	echo "sentinel events: $(cat $work/nullb0.sentinels)"
+	[ "$(cat $work/nullb0.sentinels)" -gt 0 ] || return 1
+	_ios=$((2 * reps * 16))
+	_qc=$(awk '$1 == "Q" { q++ } $1 == "C" { c++ } END { print q + 0, c + 0 }' \
+		$work/nullb0.events)
+	echo "after them: $_qc (queued, completed) of $_ios timed I/Os"
+	[ "$_qc" = "$_ios $_ios" ]
 }
 
 # Every block marker as an event (group macro), 100 I/Os of OP: events
