@@ -14,7 +14,8 @@
 #   ktap_summary              end a host script (scripts/*.sh): the plan if
 #                             ktap_begin had none, "N passed, N failed[, N
 #                             skipped]", a planned case that never reported
-#                             counted as failed; returns 0 if none failed
+#                             counted as failed, and one failure more for
+#                             cases beyond the plan; returns 0 if none failed
 #   kmsg_mark                 remember this point of the kernel log
 #   kmsg_since                print the kernel log written since kmsg_mark
 #
@@ -98,6 +99,9 @@ ktap_summary() {
 	elif [ "$ktap_n" -lt "$ktap_plan" ]; then
 		ktap_diag "$ktap_n of $ktap_plan planned cases reported"
 		ktap_failed=$((ktap_failed + ktap_plan - ktap_n))
+	elif [ "$ktap_n" -gt "$ktap_plan" ]; then
+		ktap_diag "$ktap_n cases reported, $ktap_plan planned"
+		ktap_failed=$((ktap_failed + 1))
 	fi
 	printf '%d passed, %d failed' "$ktap_pass" "$ktap_failed"
 	[ "$ktap_skipped" = 0 ] || printf ', %d skipped' "$ktap_skipped"
