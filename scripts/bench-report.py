@@ -655,6 +655,33 @@ def read_macro():
     return figs, meta
 
 
+def profile_verdicts():
+    """Target 6, function by function: make profile's csv,profile_sites
+    line (bench/results/profile.txt), the instructions per read of the
+    functions holding the block marker sites a read executes, per kernel.
+    -> verdict lines, '' without the file or the line."""
+    path = os.path.join(TOP, 'bench', 'results', 'profile.txt')
+    if not os.path.exists(path):
+        return ''
+    with open(path) as f:
+        m = re.search(r'^csv,profile_sites,([0-9.]+),(.*)$', f.read(), re.M)
+    if not m:
+        return ''
+    nsites = float(m.group(1))
+    per = {k: float(v) for k, v in (kv.split('=') for kv in m.group(2).split(','))}
+    out = []
+    for other in ('nomarkers', 'stock'):
+        if 'series' not in per or other not in per:
+            continue
+        d = per['series'] - per[other]
+        out.append(f'- make profile (bench/results/profile.txt), markers disarmed against the '
+                   f'{other} kernel, exact counts per 4 KiB null_blk read of the functions '
+                   f'holding the {fmt(nsites)} block marker sites a read executes: '
+                   f'{fmt(per["series"])} - {fmt(per[other])} = {d:+.2f} (target: no more '
+                   f'than one instruction per site): **{"met" if d <= nsites else "not met"}**.')
+    return '\n'.join(out)
+
+
 def macro_report(figs, meta):
     """-> (markdown section, verdict lines of issue 21 target 6, verdict line
     of prof_on), '' for what the logs do not have."""
@@ -1089,6 +1116,9 @@ def main():
             'benchmark.', mac_verdict)
     if prof:
         targets += '\n' + prof
+    pv = profile_verdicts()
+    if pv:
+        targets += '\n' + pv
     if targets:
         md += ['', '### Targets (issues 7, 21 and 22)', '', targets]
     for r in runs:

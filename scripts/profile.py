@@ -76,6 +76,26 @@ def annotate(kernel, func, lo, hi):
     return out
 
 
+def marker_functions(kernel, lo, hi):
+    """The block marker sites (blk_*) a read executes in KERNEL's vmlinux:
+    -> ({function: sites executed per read}) of the functions holding
+    them, a site counted by the times its NOP ran per read."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(
+        'disasm_check', os.path.join(TOP, 'scripts', 'disasm-check.py'))
+    dc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dc)
+    obj = os.path.join(TOP, 'build', 'obj-x86_64' + ('' if kernel == 'series' else f'-{kernel}'))
+    *_, sites = dc.marker_sites(os.path.join(obj, 'vmlinux'), re.compile(r'^blk_'))
+    a, b = per_insn(kernel, lo), per_insn(kernel, hi)
+    funcs = {}
+    for _, code, _, (_, _, fname) in sites:
+        per = (b.get(code, 0) - a.get(code, 0)) / (hi - lo)
+        if per >= 0.5:
+            funcs[fname] = funcs.get(fname, 0) + per
+    return funcs
+
+
 def cache_totals(kernel, n):
     """(L1 data accesses, misses, L1 insn accesses, misses) of one boot."""
     path = os.path.join(LOGS, f'profile-{kernel}-cache-{n}.plugin')
@@ -137,6 +157,20 @@ def main():
             out.append(f'{f:<40} {b.get(f, 0):>10.2f} {a.get(f, 0):>10.2f} {diff[f]:>+10.2f}')
         rest = sum(d for f, d in diff.items() if f not in shown)
         out.append(f'{"(every other function)":<40} {"":>10} {"":>10} {rest:>+10.2f}')
+    if base == 'series':
+        held = marker_functions(base, args.lo, args.hi)
+        nsites = sum(held.values())
+        out += ['', f'The functions holding the {nsites:.2f} block marker sites a read executes '
+                f'(each site counted by the times its NOP ran per read), together:', '',
+                f'{"function":<40} {"sites":>6} ' + ' '.join(f'{k:>10}' for k in args.kernels)]
+        for f in sorted(held):
+            out.append(f'{f:<40} {held[f]:>6.2f} ' +
+                       ' '.join(f'{per_read[k].get(f, 0):>10.2f}' for k in args.kernels))
+        totals = {k: sum(per_read[k].get(f, 0) for f in held) for k in args.kernels}
+        out.append(f'{"(together)":<40} {nsites:>6.2f} ' +
+                   ' '.join(f'{totals[k]:>10.2f}' for k in args.kernels))
+        out += ['', 'csv,profile_sites,' + f'{nsites:.2f},' +
+                ','.join(f'{k}={totals[k]:.2f}' for k in args.kernels)]
     text = '\n'.join(out) + '\n'
     os.makedirs(os.path.dirname(OUT), exist_ok=True)
     with open(OUT, 'w') as f:
